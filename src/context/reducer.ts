@@ -1,0 +1,110 @@
+import { ContextUpdateError } from "../errors/context-update-error.js";
+import { mergeInto } from "./deep-merge.js";
+import type { ContextOperation } from "./operations.js";
+import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./plain-object.js";
+
+/**
+ * The one reducer: folds operations, in order, over `initial` and returns the new deps map.
+ * It never mutates `initial` or anything reachable from it; lists and objects it creates itself are
+ * written in place, so n appends to one key cost O(n) in total. It validates every operation, so
+ * operations read back from a log get the same checks as built ones, and throws on the first bad
+ * one; since nothing was mutated, nothing of the update is applied.
+ */
+export function foldOperations(initial: object, operations: Iterable<ContextOperation>): PlainObject {
+  const deps = copyObject(initial as PlainObject);
+  const owned = new Set<object>();
+  for (const operation of operations) {
+    switch (operation.op) {
+      case "set":
+        setOwn(deps, checkKey(operation.op, operation.key), operation.value);
+        break;
+      case "merge": {
+        const key = checkKey(operation.op, operation.key);
+        const value = checkMergeValue(key, operation.value);
+        const existing = getOwn(deps, key);
+        setOwn(deps, key, isPlainObject(existing) ? mergeInto(existing, value, owned) : value);
+        break;
+      }
+      case "append": {
+        const key = checkKey(operation.op, operation.key);
+        const existing = getOwn(deps, key);
+        if (existing === undefined || existing === null) {
+          const list = [operation.item];
+          owned.add(list);
+          setOwn(deps, key, list);
+        } else if (!Array.isArray(existing)) {
+          throw new ContextUpdateError({
+            operation: "append",
+            key,
+            problem: "append_target_not_list",
+            detail: `the existing value is ${describe(existing)}, not a list`,
+          });
+        } else if (owned.has(existing)) {
+          existing.push(operation.item);
+        } else {
+          const list = [...existing, operation.item];
+          owned.add(list);
+          setOwn(deps, key, list);
+        }
+        break;
+      }
+      case "delete":
+        delete deps[checkKey(operation.op, operation.key)];
+        break;
+      case "log_event":
+        checkEventType(operation.type);
+        break;
+      default:
+        throw new ContextUpdateError({
+          operation: String((operation as { op?: unknown }).op),
+          key: (operation as { key?: unknown }).key,
+          problem: "unknown_operation",
+          detail: "unknown operation",
+        });
+    }
+  }
+  return deps;
+}
+
+export function checkKey(operation: string, key: unknown): string {
+  if (typeof key !== "string" || key.length === 0) {
+    throw new ContextUpdateError({
+      operation,
+      key,
+      problem: "invalid_key",
+      detail: "keys must be non-empty strings",
+    });
+  }
+  return key;
+}
+
+export function checkMergeValue(key: string, value: unknown): PlainObject {
+  if (!isPlainObject(value)) {
+    throw new ContextUpdateError({
+      operation: "merge",
+      key,
+      problem: "merge_value_not_object",
+      detail: `merge takes a plain object, got ${describe(value)}`,
+    });
+  }
+  return value;
+}
+
+export function checkEventType(type: unknown): string {
+  if (typeof type !== "string" || type.length === 0) {
+    throw new ContextUpdateError({
+      operation: "log_event",
+      key: type,
+      problem: "invalid_event_type",
+      detail: "event types must be non-empty strings",
+    });
+  }
+  return type;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return `an instance of ${value.constructor?.name ?? "an object"}`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,106 @@
+import type { DepsOperation } from "../context/operations.js";
+import type { AssistantPart, UserContentPart } from "./messages.js";
+import type { Usage } from "./usage.js";
+
+/** Where an event stands in its session. `seq` is dense and increasing within a session. */
+export interface EventMeta {
+  readonly seq: number;
+  /** ISO 8601 time the event was recorded. */
+  readonly at: string;
+  readonly sessionId?: string;
+  readonly runId?: string;
+}
+
+/** Data of each built-in event type. Surface types first, then bookkeeping. */
+export interface EventDataMap {
+  user_message: { readonly content: string | readonly UserContentPart[] };
+  assistant_message: { readonly content: readonly AssistantPart[] };
+  tool_result: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly result: unknown;
+    readonly isError: boolean;
+  };
+  system_message: { readonly content: string };
+  tool_call: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly args: unknown;
+    readonly parentToolCallId?: string;
+  };
+  context_update: {
+    readonly toolCallId?: string;
+    readonly toolName?: string;
+    readonly operations: readonly DepsOperation[];
+  };
+  model_request: { readonly model: string; readonly iteration: number; readonly messageCount: number };
+  model_response: {
+    readonly model: string;
+    readonly usage: Usage;
+    readonly finishReason: string;
+    readonly latencyMs: number;
+  };
+  approval_requested: { readonly toolCallId: string; readonly toolName: string; readonly args: unknown };
+  approval_decided: {
+    readonly toolCallId: string;
+    readonly approved: boolean;
+    readonly args?: unknown;
+    readonly reason?: string;
+  };
+  run_started: { readonly runId: string; readonly agent?: string };
+  run_completed: { readonly runId: string; readonly output?: unknown };
+  run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
+}
+
+export type BuiltinEventType = keyof EventDataMap;
+
+/** An event of one built-in type. */
+export type EventOf<T extends BuiltinEventType> = EventMeta & { readonly type: T; readonly data: EventDataMap[T] };
+
+/** Every built-in event, as a union tagged by `type`. */
+export type BuiltinEvent = { [T in BuiltinEventType]: EventOf<T> }[BuiltinEventType];
+
+/** A user-defined bookkeeping event, recorded by `logEvent`. */
+export interface CustomEvent extends EventMeta {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** One entry of the session log. */
+export type SessionEvent = BuiltinEvent | CustomEvent;
+
+/** Event types that project to a model message. */
+export const SURFACE_EVENT_TYPES = Object.freeze([
+  "user_message",
+  "assistant_message",
+  "tool_result",
+  "system_message",
+] as const);
+export type SurfaceEventType = (typeof SURFACE_EVENT_TYPES)[number];
+
+const surface = new Set<string>(SURFACE_EVENT_TYPES);
+const builtin = new Set<string>([
+  ...SURFACE_EVENT_TYPES,
+  "tool_call",
+  "context_update",
+  "model_request",
+  "model_response",
+  "approval_requested",
+  "approval_decided",
+  "run_started",
+  "run_completed",
+  "run_failed",
+] satisfies BuiltinEventType[]);
+
+export function isSurfaceType(type: string): type is SurfaceEventType {
+  return surface.has(type);
+}
+
+export function isBuiltinEvent(event: SessionEvent): event is BuiltinEvent {
+  return builtin.has(event.type);
+}
+
+/** Narrows an event to one built-in type. */
+export function isEventOf<T extends BuiltinEventType>(event: SessionEvent, type: T): event is EventOf<T> {
+  return event.type === type;
+}

@@ -1,0 +1,35 @@
+export { AgentContext, type AgentContextOptions } from "./agent-context.js";
+export {
+  type BuiltinEvent,
+  type BuiltinEventType,
+  type CustomEvent,
+  type EventDataMap,
+  type EventMeta,
+  type EventOf,
+  isBuiltinEvent,
+  isEventOf,
+  isSurfaceType,
+  type SessionEvent,
+  SURFACE_EVENT_TYPES,
+  type SurfaceEventType,
+} from "./events.js";
+export type {
+  AssistantMessage,
+  AssistantPart,
+  Message,
+  MessageInput,
+  SystemMessage,
+  ToolMessage,
+  UserContentPart,
+  UserMessage,
+} from "./messages.js";
+export { projectDeps, projectMessage, projectMessages, projectUsage } from "./projections.js";
+export { RunContext, type RunContextOptions } from "./run-context.js";
+export {
+  deserializeLog,
+  SESSION_LOG_SCHEMA_VERSION,
+  type SerializedSessionLog,
+  serializeLog,
+} from "./serialization.js";
+export { SessionLog } from "./session-log.js";
+export { addUsage, emptyUsage, type Usage } from "./usage.js";

@@ -1,0 +1,80 @@
+import { ContextUpdate } from "../context/context-update.js";
+import type { DepsOperation } from "../context/operations.js";
+import { isBuiltinEvent, type SessionEvent } from "./events.js";
+import type { Message } from "./messages.js";
+import { addUsage, emptyUsage, type Usage } from "./usage.js";
+
+/** The model message an event projects to, or undefined for bookkeeping events. */
+export function projectMessage(event: SessionEvent): Message | undefined {
+  if (!isBuiltinEvent(event)) return undefined;
+  switch (event.type) {
+    case "user_message":
+      return { role: "user", content: event.data.content };
+    case "assistant_message":
+      return { role: "assistant", content: event.data.content };
+    case "tool_result":
+      return {
+        role: "tool",
+        toolCallId: event.data.toolCallId,
+        toolName: event.data.toolName,
+        result: event.data.result,
+        isError: event.data.isError,
+      };
+    case "system_message":
+      return { role: "system", content: event.data.content };
+    case "tool_call":
+    case "context_update":
+    case "model_request":
+    case "model_response":
+    case "approval_requested":
+    case "approval_decided":
+    case "run_started":
+    case "run_completed":
+    case "run_failed":
+      return undefined;
+    default: {
+      const unhandled: never = event;
+      return unhandled;
+    }
+  }
+}
+
+/**
+ * The messages the model sees: the projection of the surface events, in order.
+ *
+ * @example
+ * projectMessages(result.log); // equals result.messages
+ */
+export function projectMessages(events: Iterable<SessionEvent>): Message[] {
+  const messages: Message[] = [];
+  for (const event of events) {
+    const message = projectMessage(event);
+    if (message !== undefined) messages.push(message);
+  }
+  return messages;
+}
+
+/**
+ * The deps state: `initial` plus the fold of every recorded `context_update`, through the one reducer.
+ *
+ * @example
+ * projectDeps(result.log, initialDeps); // deep-equals result.deps
+ */
+export function projectDeps<D extends object>(events: Iterable<SessionEvent>, initial: D): D {
+  return ContextUpdate.fromOperations<D>(recordedOperations(events)).toDeps(initial);
+}
+
+function* recordedOperations(events: Iterable<SessionEvent>): Iterable<DepsOperation> {
+  for (const event of events) {
+    if (event.type === "context_update") yield* (event.data as { operations: readonly DepsOperation[] }).operations;
+  }
+}
+
+/** The total usage of the model responses in the log. */
+export function projectUsage(events: Iterable<SessionEvent>): Usage {
+  let usage = emptyUsage;
+  for (const event of events) {
+    if (event.type === "model_response") usage = addUsage(usage, (event.data as { usage: Partial<Usage> }).usage);
+  }
+  return usage;
+}

@@ -1,0 +1,33 @@
+/** Token and call counts of a run or a model response. */
+export interface Usage {
+  readonly requests: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  readonly cachedInputTokens: number;
+  readonly reasoningTokens: number;
+  readonly toolCalls: number;
+}
+
+export const emptyUsage: Usage = Object.freeze({
+  requests: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  totalTokens: 0,
+  cachedInputTokens: 0,
+  reasoningTokens: 0,
+  toolCalls: 0,
+});
+
+/** The field-by-field sum of two usages; missing fields count as zero. */
+export function addUsage(left: Usage, right: Partial<Usage>): Usage {
+  return Object.freeze({
+    requests: left.requests + (right.requests ?? 0),
+    inputTokens: left.inputTokens + (right.inputTokens ?? 0),
+    outputTokens: left.outputTokens + (right.outputTokens ?? 0),
+    totalTokens: left.totalTokens + (right.totalTokens ?? 0),
+    cachedInputTokens: left.cachedInputTokens + (right.cachedInputTokens ?? 0),
+    reasoningTokens: left.reasoningTokens + (right.reasoningTokens ?? 0),
+    toolCalls: left.toolCalls + (right.toolCalls ?? 0),
+  });
+}
