@@ -18,6 +18,7 @@ export type {
   AssistantPart,
   Message,
   MessageInput,
+  ProviderMetadata,
   SystemMessage,
   ToolMessage,
   UserContentPart,

@@ -4,11 +4,26 @@ export type UserContentPart =
   | { readonly type: "image"; readonly data: string; readonly mediaType: string }
   | { readonly type: "file"; readonly data: string; readonly mediaType: string; readonly filename?: string };
 
-/** A piece of what the model said: text, reasoning, or a call of a tool. */
+/**
+ * Vendor-specific data that must travel with a part, keyed by provider name (for example an
+ * Anthropic thinking signature or a Gemini thought signature). Opaque to everything but that provider.
+ */
+export type ProviderMetadata = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/**
+ * A piece of what the model said: text, reasoning, or a call of a tool. A tool call's `args` are the
+ * parsed JSON arguments, or the raw text when the model sent text that is not valid JSON.
+ */
 export type AssistantPart =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "reasoning"; readonly text: string; readonly signature?: string }
-  | { readonly type: "tool-call"; readonly toolCallId: string; readonly toolName: string; readonly args: unknown };
+  | { readonly type: "text"; readonly text: string; readonly providerMetadata?: ProviderMetadata }
+  | { readonly type: "reasoning"; readonly text: string; readonly providerMetadata?: ProviderMetadata }
+  | {
+      readonly type: "tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly args: unknown;
+      readonly providerMetadata?: ProviderMetadata;
+    };
 
 export interface SystemMessage {
   readonly role: "system";

@@ -11,7 +11,7 @@ function sampleContext() {
     .addMessage({
       role: "assistant",
       content: [
-        { type: "reasoning", text: "thinking", signature: "sig" },
+        { type: "reasoning", text: "thinking", providerMetadata: { anthropic: { signature: "sig" } } },
         { type: "tool-call", toolCallId: "c1", toolName: "note", args: { text: "x", nested: [1, { y: null }] } },
       ],
     });

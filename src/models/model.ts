@@ -1,0 +1,132 @@
+import type { Message, ProviderMetadata } from "../session/messages.js";
+
+/** The version of this contract. A model implementation names the version it was written against. */
+export const MODEL_SPECIFICATION_VERSION = "nous-model-v1";
+
+/** A JSON Schema document (draft 2020-12 subset as providers accept it). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** A tool as the model is told about it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly inputSchema: JsonSchema;
+}
+
+/** Ask the provider to constrain the answer to a JSON schema (structured output, `native` mode). */
+export interface NativeOutputSpec {
+  readonly type: "json";
+  readonly name: string;
+  readonly description?: string;
+  readonly schema: JsonSchema;
+}
+
+export type ToolChoice = "auto" | "required" | "none" | { readonly type: "tool"; readonly toolName: string };
+
+/** Sampling and provider settings. Vendor-only options go in `providerOptions`, keyed by provider name. */
+export interface ModelSettings {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxOutputTokens?: number;
+  readonly stopSequences?: readonly string[];
+  readonly seed?: number;
+  readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** One request to a model: everything it needs, vendor-neutral. */
+export interface ModelRequest {
+  /** The system prompt (the agent's instructions), kept apart from the message history. */
+  readonly instructions?: string;
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolDefinition[];
+  readonly toolChoice?: ToolChoice;
+  readonly output?: NativeOutputSpec;
+  /** When structured output uses a tool: the tool whose call is the final answer (one of `tools`). */
+  readonly outputToolName?: string;
+  readonly settings: ModelSettings;
+  readonly signal?: AbortSignal;
+}
+
+/** Token counts a provider reported. Fields it did not report are left out. */
+export interface ModelUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+  readonly cachedInputTokens?: number;
+  readonly cacheWriteTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+/** Why the model stopped. */
+export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
+
+/** A part of a model's answer. Tool-call arguments are the raw JSON text the model produced. */
+export type ResponsePart =
+  | { readonly type: "text"; readonly text: string; readonly providerMetadata?: ProviderMetadata }
+  | { readonly type: "reasoning"; readonly text: string; readonly providerMetadata?: ProviderMetadata }
+  | {
+      readonly type: "tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly argsText: string;
+      readonly providerMetadata?: ProviderMetadata;
+    };
+
+/** A complete model answer. */
+export interface ModelResponse {
+  readonly content: readonly ResponsePart[];
+  readonly usage: ModelUsage;
+  readonly finishReason: FinishReason;
+  /** The model that answered, as the provider named it. */
+  readonly modelId?: string;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * A part of a streamed answer. Deltas come as they arrive; a stream that completes always ends with
+ * exactly one `finish` part carrying the assembled response. A stream that ends without `finish` was
+ * cut off: the consumer treats it as an error and never executes a half-received tool call.
+ */
+export type ModelStreamPart =
+  | { readonly type: "text-delta"; readonly text: string }
+  | { readonly type: "reasoning-delta"; readonly text: string }
+  | { readonly type: "tool-call-start"; readonly toolCallId: string; readonly toolName: string }
+  | { readonly type: "tool-call-delta"; readonly toolCallId: string; readonly argsTextDelta: string }
+  | { readonly type: "tool-call-end"; readonly toolCallId: string }
+  | { readonly type: "finish"; readonly response: ModelResponse }
+  /** Discard every delta received so far in this stream (a fallback model takes over after a failure). */
+  | { readonly type: "stream-reset"; readonly reason: string };
+
+/** What a model can do beyond text and tools; the runner picks structured-output modes from it. */
+export interface ModelCapabilities {
+  /** The provider can constrain output to a JSON schema (`native` structured output). */
+  readonly nativeOutput?: boolean;
+  readonly tools?: boolean;
+}
+
+/**
+ * The contract every model implements: providers, test models, adapters. The `do` prefix marks
+ * methods the runner calls; applications call `agent.run` instead.
+ *
+ * @example
+ * const model: Model = {
+ *   specificationVersion: "nous-model-v1", provider: "echo", modelId: "echo",
+ *   async doGenerate(request) { return { content: [{ type: "text", text: "hi" }], usage: {}, finishReason: "stop" }; },
+ *   async *doStream(request) { yield { type: "finish", response: await this.doGenerate(request) }; },
+ * };
+ */
+export interface Model {
+  readonly specificationVersion: typeof MODEL_SPECIFICATION_VERSION;
+  /** The provider's name, as in "provider:model". */
+  readonly provider: string;
+  readonly modelId: string;
+  readonly capabilities?: ModelCapabilities;
+  doGenerate(request: ModelRequest): Promise<ModelResponse>;
+  doStream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}
+
+/** "provider:model", the name used in logs. */
+export function modelName(model: Model): string {
+  return `${model.provider}:${model.modelId}`;
+}
