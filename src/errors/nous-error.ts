@@ -1,7 +1,16 @@
 const marker = Symbol.for("nous.error");
 
 /** Who is at fault for a failure. Callers branch on this to decide whether to retry, fix input or report a bug. */
-export type ErrorFault = "user" | "model" | "provider" | "tool" | "limit" | "cancelled" | "internal";
+export type ErrorFault =
+  | "user"
+  | "model"
+  | "provider"
+  | "tool"
+  | "limit"
+  | "cancelled"
+  | "conflict"
+  | "store"
+  | "internal";
 
 export interface NousErrorOptions {
   message: string;
