@@ -1,3 +1,4 @@
+export { Agent, type RunArguments } from "./agent.js";
 export {
   type AppendOperation,
   type ContextOperation,
@@ -17,17 +18,82 @@ export {
   type ObjectKey,
   type SetOperation,
   type UpdatableContext,
+  type UpdateSource,
 } from "./context/index.js";
 export {
+  ApprovalPendingError,
+  AuthenticationError,
+  BadRequestError,
+  CancelledError,
+  ContextTooLongError,
   ContextUpdateError,
   type ContextUpdateProblem,
+  DefinitionError,
   type ErrorFault,
+  LimitError,
+  MalformedResponseError,
+  MaxIterationsExceededError,
+  ModelBehaviorError,
+  NetworkError,
   NousError,
   type NousErrorOptions,
+  OutputValidationError,
+  OverloadedError,
+  ProviderError,
+  type ProviderErrorFields,
+  ProviderServerError,
+  ProviderTimeoutError,
+  RateLimitError,
   SessionLogFormatError,
+  StreamTruncatedError,
+  ToolRetriesExceededError,
+  ToolRetryError,
+  UnknownModelError,
+  UsageLimitExceededError,
+  type UsageLimitName,
   UserError,
 } from "./errors/index.js";
 export { getLogger, type Logger, resetLogger, setLogger } from "./logger.js";
+export {
+  type FinishReason,
+  type JsonSchema,
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelSettings,
+  type ModelStreamPart,
+  type ModelUsage,
+  modelName,
+  type NativeOutputSpec,
+  type ResponsePart,
+  type ToolChoice,
+  type ToolDefinition,
+} from "./models/model.js";
+export {
+  type ModelFactory,
+  type ProviderSettings,
+  registeredProviders,
+  registerProvider,
+  resolveModel,
+} from "./models/registry.js";
+export type { AgentStreamEvent } from "./runner/agent-stream-event.js";
+export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
+export type {
+  AgentHooks,
+  AgentOptions,
+  ApprovalDecision,
+  ApprovalHandler,
+  Instructions,
+  OutputMode,
+  PreToolUseDecision,
+  Prompt,
+  RunOptions,
+  RunResult,
+  ToolCallInfo,
+  UsageLimits,
+} from "./runner/types.js";
 export {
   AgentContext,
   type AgentContextOptions,
@@ -66,3 +132,14 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
+export {
+  type AnyTool,
+  type CompiledSchema,
+  type InferSchema,
+  type NeedsApproval,
+  type SchemaInput,
+  type Tool,
+  type ToolConfig,
+  type ToolReturn,
+  tool,
+} from "./tools/index.js";

@@ -41,8 +41,14 @@ export type DeepPartial<T> = unknown extends T
 /** What `apply` needs from a context: its deps, a way to record a deps change, and its own `logEvent`. */
 export interface UpdatableContext<D, Self> {
   readonly deps: D;
-  withContextUpdate(deps: D, operations: readonly DepsOperation[]): Self;
+  withContextUpdate(deps: D, operations: readonly DepsOperation[], source?: UpdateSource): Self;
   logEvent(type: string, data: unknown): Self;
+}
+
+/** Which tool call an update came from, recorded with it. */
+export interface UpdateSource {
+  readonly toolCallId?: string;
+  readonly toolName?: string;
 }
 
 /** What `applyToRunContext` needs from a run context. */
@@ -168,10 +174,10 @@ export class ContextUpdate<D extends object = Record<string, unknown>> {
    * A new agent context: deps operations first (recorded as one `context_update` event), then each
    * log event appended in order through the context's own `logEvent`. Messages are untouched.
    */
-  apply<C extends UpdatableContext<D, C>>(context: C): C {
+  apply<C extends UpdatableContext<D, C>>(context: C, source?: UpdateSource): C {
     let next = context;
     const depsOperations = this.depsOperations();
-    if (depsOperations.length > 0) next = next.withContextUpdate(this.toDeps(context.deps), depsOperations);
+    if (depsOperations.length > 0) next = next.withContextUpdate(this.toDeps(context.deps), depsOperations, source);
     for (const [type, data] of this.logEvents()) next = next.logEvent(type, data);
     return next;
   }

@@ -7,6 +7,7 @@ export {
   type ListKey,
   type ObjectKey,
   type UpdatableContext,
+  type UpdateSource,
 } from "./context-update.js";
 export { deepMerge } from "./deep-merge.js";
 export type {

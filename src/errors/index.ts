@@ -16,3 +16,15 @@ export {
 } from "./provider-error.js";
 export { SessionLogFormatError } from "./session-log-format-error.js";
 export { DefinitionError, UnknownModelError } from "./user-errors.js";
+export {
+  ApprovalPendingError,
+  CancelledError,
+  LimitError,
+  MaxIterationsExceededError,
+  ModelBehaviorError,
+  OutputValidationError,
+  ToolRetriesExceededError,
+  ToolRetryError,
+  type UsageLimitName,
+  UsageLimitExceededError,
+} from "./run-errors.js";

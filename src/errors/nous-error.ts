@@ -1,3 +1,5 @@
+import type { SessionEvent } from "../session/events.js";
+
 const marker = Symbol.for("nous.error");
 
 /** Who is at fault for a failure. Callers branch on this to decide whether to retry, fix input or report a bug. */
@@ -29,6 +31,8 @@ export abstract class NousError extends Error {
   abstract readonly code: string;
   abstract readonly fault: ErrorFault;
   readonly [marker] = true;
+  /** The run's session log up to the failure, when the error ended a run (so it can be inspected or resumed). */
+  log?: readonly SessionEvent[];
 
   constructor({ message, cause }: NousErrorOptions) {
     super(message, cause === undefined ? undefined : { cause });

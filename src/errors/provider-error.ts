@@ -79,3 +79,12 @@ export class StreamTruncatedError extends ProviderError {
   readonly code = "provider_stream_truncated";
   readonly retryable = true;
 }
+
+/**
+ * A provider is configured wrongly in a way no request can fix: for example the `custom`
+ * OpenAI-compatible provider without a base URL. Raised when the model is made.
+ */
+export class ProviderConfigurationError extends ProviderError {
+  readonly code = "provider_configuration";
+  readonly retryable = false;
+}

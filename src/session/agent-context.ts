@@ -1,3 +1,4 @@
+import type { UpdateSource } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { getLogger } from "../logger.js";
 import { isSurfaceType } from "./events.js";

@@ -1,14 +1,15 @@
-import type { EventSourceMessage } from "eventsource-parser";
-import { EventSourceParserStream } from "eventsource-parser/stream";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 import {
   AuthenticationError,
   BadRequestError,
   ContextTooLongError,
+  MalformedResponseError,
   NetworkError,
   OverloadedError,
   type ProviderError,
   ProviderServerError,
   RateLimitError,
+  StreamTruncatedError,
 } from "../../../errors/provider-error.js";
 
 export interface HttpRequest {
@@ -96,7 +97,7 @@ export async function postJson(request: HttpRequest): Promise<Response> {
   return response;
 }
 
-/** Reads a response body as JSON; a body that is not JSON is a network-level failure of the answer. */
+/** Reads a response body as JSON; a body that is not JSON is a malformed response. */
 export async function readJson(response: Response, provider: string, signal?: AbortSignal): Promise<unknown> {
   let text: string;
   try {
@@ -105,33 +106,78 @@ export async function readJson(response: Response, provider: string, signal?: Ab
     if (signal?.aborted) throw signal.reason;
     throw new NetworkError({ provider, message: `reading the response failed: ${describe(cause)}`, cause });
   }
-  return JSON.parse(text);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new MalformedResponseError({ provider, message: `the response is not JSON: ${text.slice(0, 200)}`, cause });
+  }
 }
 
-/** The server-sent events of a response body, decoded as UTF-8 (characters split across chunks are joined). */
+/**
+ * The server-sent events of a response body, decoded as UTF-8 (characters split across chunks are
+ * joined). An event not completed by a blank line when the body ends is dropped, never guessed at;
+ * a connection that breaks mid-body is a `StreamTruncatedError`. Checking that the dialect's
+ * terminal event arrived is the caller's job.
+ */
 export async function* readSse(
   response: Response,
   provider: string,
   signal?: AbortSignal,
 ): AsyncGenerator<EventSourceMessage> {
   if (response.body === null) return;
-  const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-  const reader = events.getReader();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
   try {
     while (true) {
-      let next: ReadableStreamReadResult<EventSourceMessage>;
+      let next: ReadableStreamReadResult<Uint8Array>;
       try {
         next = await reader.read();
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
-        throw new NetworkError({ provider, message: `stream broke: ${describe(cause)}`, cause });
+        throw new StreamTruncatedError({ provider, message: `the stream broke: ${describe(cause)}`, cause });
       }
+      parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }));
+      for (const event of pending.splice(0)) yield event;
       if (next.done) return;
-      yield next.value;
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * A signal for one provider call, following the caller's: fetch may keep a listener on the signal
+ * it is given until garbage collection, so it gets this per-call signal and the caller's signal
+ * carries one listener only while the call runs. Call `release` when the call is over.
+ */
+export function scopeSignal(parent: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  if (parent === undefined) return { signal: controller.signal, release: () => {} };
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, release: () => {} };
+  }
+  const forward = () => controller.abort(parent.reason);
+  parent.addEventListener("abort", forward, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener("abort", forward) };
+}
+
+/** The typed error for an error a provider reported inside a 2xx answer (a stream's error event). */
+export function classifyErrorCode(fields: { provider: string; code?: string; message: string }): ProviderError {
+  const { provider } = fields;
+  const code = (fields.code ?? "").toLowerCase();
+  const message = fields.code === undefined ? fields.message : `${fields.code}: ${fields.message}`;
+  const base = { provider, message };
+  if (/rate_limit|too_many_requests|quota/.test(code)) return new RateLimitError(base);
+  if (/overloaded|unavailable|capacity/.test(code)) return new OverloadedError(base);
+  if (/context_length|too_long|context_window/.test(code) || contextTooLong.test(fields.message)) {
+    return new ContextTooLongError(base);
+  }
+  if (/auth|permission|api_key/.test(code)) return new AuthenticationError(base);
+  if (/invalid|bad_request|not_found|unsupported/.test(code)) return new BadRequestError(base);
+  return new ProviderServerError(base);
 }
 
 function describe(cause: unknown): string {

@@ -26,7 +26,13 @@ export interface DialectFixture {
   name: string;
   /** The scenarios this dialect's API can express (for example, no reasoning in plain OpenAI chat). */
   scenarios: readonly Scenario[];
-  createModel(options: { baseURL: string; apiKey: string }): Model;
+  /**
+   * The dialect's model against the fake server. `baseURL` is the server's origin
+   * (`http://127.0.0.1:<port>`, no path): add the API's path prefix (such as `/v1`) yourself. When
+   * `fetch` is given, pass it on as `ProviderSettings.fetch`: the suite feeds thousands of byte-level
+   * cases through an in-memory fetch instead of sockets.
+   */
+  createModel(options: { baseURL: string; apiKey: string; fetch?: typeof fetch }): Model;
   /** The vendor's documented reply for a scenario, streaming (SSE) or not (JSON). */
   reply(scenario: Scenario, stream: boolean): WireReply;
   /** The vendor's documented error body for an HTTP status (400, 401, 403, 404, 408, 409, 413, 429, 500, 502, 503, 504, 529). */

@@ -1,0 +1,106 @@
+import { NousError, UserError } from "./nous-error.js";
+
+/** A run limit was reached. The run's log so far is on `log`. */
+export abstract class LimitError extends NousError {
+  readonly fault = "limit" as const;
+}
+
+/** The run asked the model more times than `maxIterations` allows. */
+export class MaxIterationsExceededError extends LimitError {
+  readonly code = "max_iterations_exceeded";
+  readonly maxIterations: number;
+
+  constructor(maxIterations: number) {
+    super({ message: `The run reached maxIterations (${maxIterations}) without a final answer` });
+    this.maxIterations = maxIterations;
+  }
+}
+
+export type UsageLimitName = "requests" | "toolCalls" | "inputTokens" | "outputTokens" | "totalTokens";
+
+/** A usage limit (requests, tool calls or tokens) would be or was exceeded. */
+export class UsageLimitExceededError extends LimitError {
+  readonly code = "usage_limit_exceeded";
+  readonly limit: UsageLimitName;
+  readonly allowed: number;
+  readonly actual: number;
+
+  constructor(fields: { limit: UsageLimitName; allowed: number; actual: number }) {
+    super({ message: `Usage limit ${fields.limit} exceeded: ${fields.actual} > ${fields.allowed}` });
+    this.limit = fields.limit;
+    this.allowed = fields.allowed;
+    this.actual = fields.actual;
+  }
+}
+
+/** The caller aborted the run. */
+export class CancelledError extends NousError {
+  readonly code = "cancelled";
+  readonly fault = "cancelled" as const;
+
+  constructor(reason?: unknown) {
+    super({ message: "The run was cancelled", cause: reason });
+  }
+}
+
+/** The model did not behave as the run requires. */
+export abstract class ModelBehaviorError extends NousError {
+  readonly fault = "model" as const;
+}
+
+/** The model's structured output stayed invalid after every retry. */
+export class OutputValidationError extends ModelBehaviorError {
+  readonly code = "output_validation_failed";
+  readonly issues: string;
+
+  constructor(fields: { retries: number; issues: string }) {
+    super({
+      message: `The model's output did not match the output schema after ${fields.retries} retries: ${fields.issues}`,
+    });
+    this.issues = fields.issues;
+  }
+}
+
+/** A tool needed more retries than it allows. */
+export class ToolRetriesExceededError extends ModelBehaviorError {
+  readonly code = "tool_retries_exceeded";
+  readonly toolName: string;
+
+  constructor(fields: { toolName: string; retries: number; lastProblem: string }) {
+    super({
+      message: `Tool "${fields.toolName}" exceeded its ${fields.retries} retries; last problem: ${fields.lastProblem}`,
+    });
+    this.toolName = fields.toolName;
+  }
+}
+
+/**
+ * Throw from a tool to ask the model to try again with a hint (for example "dates must be ISO 8601").
+ * The model sees the message as the tool's result; the tool's `retries` bound how often.
+ *
+ * @example
+ * if (!isIsoDate(args.date)) throw new ToolRetryError("Use an ISO 8601 date such as 2026-01-31");
+ */
+export class ToolRetryError extends NousError {
+  readonly code = "tool_retry";
+  readonly fault = "model" as const;
+
+  constructor(hint: string) {
+    super({ message: hint });
+  }
+}
+
+/** A tool call needs approval and the run has no approval handler; the pending approval is in the log. */
+export class ApprovalPendingError extends UserError {
+  readonly code = "approval_pending";
+  readonly toolCallId: string;
+  readonly toolName: string;
+
+  constructor(fields: { toolCallId: string; toolName: string }) {
+    super({
+      message: `Tool call ${fields.toolCallId} (${fields.toolName}) needs approval and no approvalHandler was given`,
+    });
+    this.toolCallId = fields.toolCallId;
+    this.toolName = fields.toolName;
+  }
+}

@@ -1,0 +1,174 @@
+import { NousError, UserError } from "./nous-error.js";
+
+/**
+ * An append's `expectedLastSeq` does not match the session's last `seq`: another writer got there
+ * first. Re-read the session, decide again, and append with the new last seq.
+ *
+ * @example
+ * try {
+ *   await store.append("s1", events, { expectedLastSeq: 4 });
+ * } catch (error) {
+ *   if (error instanceof SessionConflictError) console.log(error.expectedLastSeq, error.actualLastSeq);
+ * }
+ */
+export class SessionConflictError extends NousError {
+  readonly code = "session_conflict";
+  readonly fault = "conflict" as const;
+  readonly sessionId: string;
+  readonly expectedLastSeq: number;
+  readonly actualLastSeq: number;
+
+  constructor(fields: { sessionId: string; expectedLastSeq: number; actualLastSeq: number }) {
+    super({
+      message: `Session "${fields.sessionId}" was appended to concurrently: expected last seq ${fields.expectedLastSeq}, found ${fields.actualLastSeq}`,
+    });
+    this.sessionId = fields.sessionId;
+    this.expectedLastSeq = fields.expectedLastSeq;
+    this.actualLastSeq = fields.actualLastSeq;
+  }
+}
+
+/**
+ * A session that must be new already exists (the target of a `fork`).
+ *
+ * @example
+ * await store.fork("s1", { atSeq: 3, newSessionId: "s1" }); // throws SessionExistsError
+ */
+export class SessionExistsError extends NousError {
+  readonly code = "session_exists";
+  readonly fault = "conflict" as const;
+  readonly sessionId: string;
+
+  constructor(fields: { sessionId: string }) {
+    super({ message: `Session "${fields.sessionId}" already exists` });
+    this.sessionId = fields.sessionId;
+  }
+}
+
+/**
+ * The operation needs a session that the store does not hold.
+ *
+ * @example
+ * await store.fork("missing", { atSeq: 1 }); // throws SessionNotFoundError
+ */
+export class SessionNotFoundError extends UserError {
+  readonly code = "session_not_found";
+  readonly sessionId: string;
+
+  constructor(fields: { sessionId: string }) {
+    super({ message: `Session "${fields.sessionId}" does not exist` });
+    this.sessionId = fields.sessionId;
+  }
+}
+
+/**
+ * The events of an append are not numbered `expectedLastSeq + 1, + 2, …`. Nothing was written.
+ *
+ * @example
+ * await store.append("s1", [{ seq: 3, … }], { expectedLastSeq: 0 }); // throws: expected seq 1
+ */
+export class EventSequenceError extends UserError {
+  readonly code = "event_sequence";
+  readonly sessionId: string;
+  readonly index: number;
+  readonly expectedSeq: number;
+  readonly actualSeq: unknown;
+
+  constructor(fields: { sessionId: string; index: number; expectedSeq: number; actualSeq: unknown }) {
+    super({
+      message: `Event ${fields.index} appended to session "${fields.sessionId}" has seq ${String(fields.actualSeq)}, expected ${fields.expectedSeq}`,
+    });
+    this.sessionId = fields.sessionId;
+    this.index = fields.index;
+    this.expectedSeq = fields.expectedSeq;
+    this.actualSeq = fields.actualSeq;
+  }
+}
+
+/**
+ * An event's `data` holds a value JSON cannot represent losslessly (a function, bigint, symbol,
+ * cycle, `undefined` in an array, a non-finite number, a Map or other class instance). Raised
+ * before anything of the append is written.
+ *
+ * @example
+ * await store.append("s1", [{ seq: 1, at, type: "audit", data: { n: 1n } }], { expectedLastSeq: 0 });
+ * // EventNotSerializableError: event "audit" (seq 1) data.n: a bigint is not JSON-serializable
+ */
+export class EventNotSerializableError extends UserError {
+  readonly code = "event_not_serializable";
+  readonly eventType: string;
+  readonly seq: number;
+  /** Where in the event the value sits, e.g. `data.items[2].callback`. */
+  readonly path: string;
+
+  constructor(fields: { eventType: string; seq: number; path: string; detail: string }) {
+    super({
+      message: `Event "${fields.eventType}" (seq ${fields.seq}) ${fields.path}: ${fields.detail}; session events must be JSON-serializable`,
+    });
+    this.eventType = fields.eventType;
+    this.seq = fields.seq;
+    this.path = fields.path;
+  }
+}
+
+/**
+ * A store method was called with an invalid argument (an empty session id, a malformed cursor, a
+ * fork point past the end of the session, a negative limit).
+ *
+ * @example
+ * await store.list({ cursor: "not-a-cursor" }); // throws StoreArgumentError (argument "cursor")
+ */
+export class StoreArgumentError extends UserError {
+  readonly code = "invalid_store_argument";
+  readonly argument: string;
+
+  constructor(fields: { argument: string; detail: string }) {
+    super({ message: `Invalid ${fields.argument}: ${fields.detail}` });
+    this.argument = fields.argument;
+  }
+}
+
+/**
+ * The store was used after `close()`.
+ *
+ * @example
+ * await store.close();
+ * await store.read("s1"); // throws StoreClosedError
+ */
+export class StoreClosedError extends UserError {
+  readonly code = "store_closed";
+
+  constructor(fields: { backend: string }) {
+    super({ message: `The ${fields.backend} session store is closed` });
+  }
+}
+
+/**
+ * The storage backend failed (disk full, connection lost, corrupt file). `cause` holds the driver's
+ * error; `operation` names the store method. Whether the operation took effect is unknown only
+ * for `append`'s commit itself; re-read `lastSeq` before retrying.
+ *
+ * @example
+ * try { await store.read("s1") } catch (error) {
+ *   if (error instanceof StoreError) console.error(error.backend, error.operation, error.cause);
+ * }
+ */
+export class StoreError extends NousError {
+  readonly code = "store_failure";
+  readonly fault = "store" as const;
+  readonly backend: string;
+  readonly operation: string;
+
+  constructor(fields: { backend: string; operation: string; cause: unknown }) {
+    super({
+      message: `The ${fields.backend} session store failed during ${fields.operation}: ${describeCause(fields.cause)}`,
+      cause: fields.cause,
+    });
+    this.backend = fields.backend;
+    this.operation = fields.operation;
+  }
+}
+
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,130 @@
+import { AuthenticationError } from "../../errors/provider-error.js";
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from "../model.js";
+import type { ProviderSettings } from "../registry.js";
+import { postAnthropic, readAnthropicJson } from "./anthropic-errors.js";
+import {
+  type AnthropicStructuredOutputMode,
+  type AnthropicWireRequest,
+  buildAnthropicRequest,
+} from "./anthropic-request.js";
+import { parseAnthropicResponse } from "./anthropic-response.js";
+import { streamAnthropic } from "./anthropic-stream.js";
+import { type HttpRequest, readSse, scopeSignal } from "./shared/http.js";
+
+const PROVIDER = "anthropic";
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+const API_VERSION = "2023-06-01";
+
+/** Settings of the Anthropic provider: the common ones plus how structured output is sent. */
+export interface AnthropicSettings extends ProviderSettings {
+  /**
+   * `"native"` sends `request.output` as `output_config.format` (JSON-schema constrained decoding);
+   * `"tool"` emulates it with a forced tool call. Defaults to native on models that support it.
+   */
+  structuredOutput?: AnthropicStructuredOutputMode;
+}
+
+/**
+ * Whether a model supports `output_config.format`: Claude 4.5 and later. Older families (Claude 3,
+ * Sonnet 4, Opus 4 and 4.1) do not; unknown ids are assumed to be newer models.
+ */
+export function anthropicSupportsNativeOutput(modelId: string): boolean {
+  if (/^claude-(instant|2|3)/.test(modelId)) return false;
+  const family = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-|$)/.exec(modelId);
+  if (family === null) return true;
+  const major = Number(family[1]);
+  const minor = family[2] === undefined ? 0 : Number(family[2]);
+  return major > 4 || (major === 4 && minor >= 5);
+}
+
+class AnthropicModel implements Model {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
+  readonly provider = PROVIDER;
+  readonly capabilities: ModelCapabilities;
+  readonly #settings: AnthropicSettings;
+  readonly #structuredOutput: AnthropicStructuredOutputMode;
+
+  constructor(
+    readonly modelId: string,
+    settings: AnthropicSettings,
+  ) {
+    this.#settings = settings;
+    this.#structuredOutput =
+      settings.structuredOutput ?? (anthropicSupportsNativeOutput(modelId) ? "native" : "tool");
+    this.capabilities = { tools: true, nativeOutput: this.#structuredOutput === "native" };
+  }
+
+  async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const { http, wire } = this.#prepare(request, false);
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await postAnthropic({ ...http, signal: scope.signal });
+      const body = await readAnthropicJson(response, scope.signal);
+      return parseAnthropicResponse(body, wire.outputToolName);
+    } finally {
+      scope.release();
+    }
+  }
+
+  async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const { http, wire } = this.#prepare(request, true);
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await postAnthropic({ ...http, signal: scope.signal });
+      yield* streamAnthropic(readSse(response, PROVIDER, scope.signal), wire.outputToolName);
+    } finally {
+      scope.release();
+    }
+  }
+
+  #prepare(request: ModelRequest, stream: boolean): { http: HttpRequest; wire: AnthropicWireRequest } {
+    const env = this.#settings.env ?? process.env;
+    const apiKey = this.#settings.apiKey ?? env.ANTHROPIC_API_KEY;
+    if (apiKey === undefined || apiKey === "") {
+      throw new AuthenticationError({
+        provider: PROVIDER,
+        message: "no API key: set ANTHROPIC_API_KEY or pass { apiKey } in the provider settings",
+      });
+    }
+    const baseURL = (this.#settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const wire = buildAnthropicRequest(request, {
+      modelId: this.modelId,
+      stream,
+      structuredOutput: this.#structuredOutput,
+    });
+    const http: HttpRequest = {
+      provider: PROVIDER,
+      url: `${baseURL}/v1/messages`,
+      headers: {
+        "x-api-key": apiKey,
+        "anthropic-version": API_VERSION,
+        ...(stream ? { accept: "text/event-stream" } : {}),
+        ...this.#settings.headers,
+      },
+      body: wire.body,
+    };
+    if (this.#settings.fetch !== undefined) http.fetch = this.#settings.fetch;
+    return { http, wire };
+  }
+}
+
+/**
+ * An Anthropic Messages API model (`POST {baseURL}/v1/messages`). Reads `ANTHROPIC_API_KEY` and
+ * `ANTHROPIC_BASE_URL` from `settings.env ?? process.env` when a request is made, so a model can be
+ * built offline; explicit settings win. Extended thinking and other wire options go in
+ * `settings.providerOptions.anthropic` (e.g. `{ thinking: { type: "enabled", budget_tokens: 2048 } }`).
+ *
+ * @example
+ * const model = createAnthropicModel("claude-sonnet-4-5");
+ * const answer = await model.doGenerate({ messages: [{ role: "user", content: "Hi" }], tools: [], settings: {} });
+ */
+export function createAnthropicModel(modelId: string, settings: AnthropicSettings = {}): Model {
+  return new AnthropicModel(modelId, settings);
+}

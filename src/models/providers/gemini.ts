@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { AuthenticationError, MalformedResponseError } from "../../errors/provider-error.js";
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from "../model.js";
+import type { ProviderSettings } from "../registry.js";
+import { postGemini } from "./gemini-errors.js";
+import { buildGeminiRequest } from "./gemini-request.js";
+import { parseGeminiResponse } from "./gemini-response.js";
+import { streamGemini } from "./gemini-stream.js";
+import { type HttpRequest, readJson, readSse, scopeSignal } from "./shared/http.js";
+
+const PROVIDER = "gemini";
+const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/** Settings of the Gemini provider: the common ones plus the id source for function calls without ids. */
+export interface GeminiSettings extends ProviderSettings {
+  /** Makes the id of a function call Gemini sent without one (default: `call_` + a random UUID). */
+  generateId?: () => string;
+}
+
+const defaultGenerateId = (): string => `call_${randomUUID().replaceAll("-", "")}`;
+
+class GeminiModel implements Model {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
+  readonly provider = PROVIDER;
+  /** `responseJsonSchema` constrains the answer to a JSON schema: native structured output. */
+  readonly capabilities: ModelCapabilities = { tools: true, nativeOutput: true };
+  readonly #settings: GeminiSettings;
+  readonly #generateId: () => string;
+
+  constructor(
+    readonly modelId: string,
+    settings: GeminiSettings,
+  ) {
+    this.#settings = settings;
+    this.#generateId = settings.generateId ?? defaultGenerateId;
+  }
+
+  async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const http = this.#prepare(request, false);
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await postGemini({ ...http, signal: scope.signal });
+      let body: unknown;
+      try {
+        body = await readJson(response, PROVIDER, scope.signal);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        throw new MalformedResponseError({ provider: PROVIDER, message: `the body is not JSON: ${error.message}` });
+      }
+      return parseGeminiResponse(body, this.#generateId);
+    } finally {
+      scope.release();
+    }
+  }
+
+  async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const http = this.#prepare(request, true);
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await postGemini({ ...http, signal: scope.signal });
+      yield* streamGemini(readSse(response, PROVIDER, scope.signal), this.#generateId);
+    } finally {
+      scope.release();
+    }
+  }
+
+  #prepare(request: ModelRequest, stream: boolean): HttpRequest {
+    const env = this.#settings.env ?? process.env;
+    const apiKey = this.#settings.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
+    if (apiKey === undefined || apiKey === "") {
+      throw new AuthenticationError({
+        provider: PROVIDER,
+        message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass { apiKey } in the provider settings",
+      });
+    }
+    const baseURL = (this.#settings.baseURL ?? env.GEMINI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    // "gemini-2.5-flash" and "models/gemini-2.5-flash" name the same model; "tunedModels/x" is kept as is.
+    const model = this.modelId.includes("/") ? this.modelId : `models/${this.modelId}`;
+    const method = stream ? "streamGenerateContent?alt=sse" : "generateContent";
+    const http: HttpRequest = {
+      provider: PROVIDER,
+      url: `${baseURL}/v1beta/${model}:${method}`,
+      headers: { "x-goog-api-key": apiKey, ...this.#settings.headers },
+      body: buildGeminiRequest(request),
+    };
+    if (this.#settings.fetch !== undefined) http.fetch = this.#settings.fetch;
+    return http;
+  }
+}
+
+/**
+ * A Google Gemini API model (`POST {baseURL}/v1beta/models/{model}:generateContent`, streaming via
+ * `:streamGenerateContent?alt=sse`). Reads `GEMINI_API_KEY` (or `GOOGLE_API_KEY`) and
+ * `GEMINI_BASE_URL` from `settings.env ?? process.env` when a request is made, so a model can be
+ * built offline; explicit settings win. Thinking and safety options go in
+ * `settings.providerOptions.gemini` (e.g. `{ thinkingConfig: { includeThoughts: true } }`).
+ *
+ * @example
+ * const model = createGeminiModel("gemini-2.5-flash");
+ * const answer = await model.doGenerate({ messages: [{ role: "user", content: "Hi" }], tools: [], settings: {} });
+ */
+export function createGeminiModel(modelId: string, settings: GeminiSettings = {}): Model {
+  return new GeminiModel(modelId, settings);
+}

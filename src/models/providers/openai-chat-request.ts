@@ -1,0 +1,134 @@
+import type { Message, UserContentPart } from "../../session/messages.js";
+import type { ModelRequest, ToolChoice } from "../model.js";
+
+/** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
+export type MaxTokensField = "max_completion_tokens" | "max_tokens";
+
+type ChatContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string } }
+  | { type: "file"; file: { filename: string; file_data: string } };
+
+type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+
+type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ChatContentPart[] }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/**
+ * The Chat Completions body for a request. Reasoning parts of earlier answers are not sent back
+ * (servers that return `reasoning_content` reject or ignore it in the input).
+ */
+export function toChatBody(
+  modelId: string,
+  request: ModelRequest,
+  options: { stream: boolean; maxTokensField: MaxTokensField; provider: string },
+): Record<string, unknown> {
+  const { settings } = request;
+  const messages: ChatMessage[] = [];
+  if (request.instructions !== undefined && request.instructions !== "") {
+    messages.push({ role: "system", content: request.instructions });
+  }
+  for (const message of request.messages) messages.push(...toChatMessages(message));
+  const body: Record<string, unknown> = { model: modelId, messages };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+    if (request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
+  }
+  if (request.output !== undefined) {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: request.output.name,
+        ...(request.output.description === undefined ? {} : { description: request.output.description }),
+        schema: request.output.schema,
+        strict: true,
+      },
+    };
+  }
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.topP !== undefined) body.top_p = settings.topP;
+  if (settings.maxOutputTokens !== undefined) body[options.maxTokensField] = settings.maxOutputTokens;
+  if (settings.stopSequences !== undefined && settings.stopSequences.length > 0) body.stop = settings.stopSequences;
+  if (settings.seed !== undefined) body.seed = settings.seed;
+  if (options.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return { ...body, ...settings.providerOptions?.[options.provider] };
+}
+
+function toChatMessages(message: Message): ChatMessage[] {
+  switch (message.role) {
+    case "system":
+      return [{ role: "system", content: message.content }];
+    case "user":
+      return [
+        {
+          role: "user",
+          content: typeof message.content === "string" ? message.content : message.content.map(toChatContentPart),
+        },
+      ];
+    case "assistant": {
+      const text = message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+      const toolCalls: ChatToolCall[] = [];
+      for (const part of message.content) {
+        if (part.type !== "tool-call") continue;
+        const args = typeof part.args === "string" ? part.args : JSON.stringify(part.args ?? {});
+        toolCalls.push({ id: part.toolCallId, type: "function", function: { name: part.toolName, arguments: args } });
+      }
+      return [
+        {
+          role: "assistant",
+          content: text === "" && toolCalls.length > 0 ? null : text,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+      ];
+    }
+    case "tool":
+      return [{ role: "tool", tool_call_id: message.toolCallId, content: toolResultText(message.result) }];
+    default: {
+      const unknownMessage: never = message;
+      throw new Error(`unknown message ${JSON.stringify(unknownMessage)}`);
+    }
+  }
+}
+
+function toChatContentPart(part: UserContentPart): ChatContentPart {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image_url", image_url: { url: dataUrl(part.data, part.mediaType) } };
+    case "file":
+      return {
+        type: "file",
+        file: { filename: part.filename ?? "file", file_data: dataUrl(part.data, part.mediaType) },
+      };
+    default: {
+      const unknownPart: never = part;
+      throw new Error(`unknown content part ${JSON.stringify(unknownPart)}`);
+    }
+  }
+}
+
+/** A `data:` URL for base64 data; URLs (http, https, data) are passed through. */
+export function dataUrl(data: string, mediaType: string): string {
+  return /^(https?:|data:)/.test(data) ? data : `data:${mediaType};base64,${data}`;
+}
+
+/** A tool result as the text a tool message carries. */
+export function toolResultText(result: unknown): string {
+  if (typeof result === "string") return result;
+  return JSON.stringify(result) ?? "null";
+}
+
+function toToolChoice(choice: ToolChoice): unknown {
+  if (typeof choice === "string") return choice;
+  return { type: "function", function: { name: choice.toolName } };
+}

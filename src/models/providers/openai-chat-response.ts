@@ -1,0 +1,248 @@
+import { z } from "zod";
+import { MalformedResponseError } from "../../errors/provider-error.js";
+import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
+import { classifyErrorCode } from "./shared/http.js";
+
+const usageSchema = z
+  .object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+  })
+  .nullish();
+
+const errorSchema = z.object({ message: z.string().nullish(), code: z.unknown(), type: z.string().nullish() });
+
+const toolCallSchema = z.object({
+  id: z.string().nullish(),
+  function: z.object({ name: z.string(), arguments: z.string().nullish() }),
+});
+
+const completionSchema = z.object({
+  model: z.string().nullish(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          reasoning_content: z.string().nullish(),
+          reasoning: z.string().nullish(),
+          tool_calls: z.array(toolCallSchema).nullish(),
+        }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: usageSchema,
+});
+
+const chunkSchema = z.object({
+  model: z.string().nullish(),
+  error: errorSchema.nullish(),
+  choices: z
+    .array(
+      z.object({
+        index: z.number().nullish(),
+        delta: z
+          .object({
+            content: z.string().nullish(),
+            refusal: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            tool_calls: z
+              .array(
+                z.object({
+                  index: z.number().nullish(),
+                  id: z.string().nullish(),
+                  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+                }),
+              )
+              .nullish(),
+          })
+          .nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: usageSchema,
+});
+
+type ChatUsage = z.infer<typeof usageSchema>;
+
+/** Parses JSON text against a wire schema; anything else is a `MalformedResponseError`. */
+export function parseWire<T>(provider: string, schema: z.ZodType<T>, value: unknown, what: string): T {
+  let data = value;
+  if (typeof value === "string") {
+    try {
+      data = JSON.parse(value);
+    } catch (cause) {
+      throw new MalformedResponseError({ provider, message: `${what} is not JSON: ${value.slice(0, 200)}`, cause });
+    }
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    throw new MalformedResponseError({
+      provider,
+      message: `unexpected ${what}: ${result.error.message.slice(0, 300)}`,
+    });
+  }
+  return result.data;
+}
+
+function toUsage(usage: ChatUsage): ModelUsage {
+  if (usage === null || usage === undefined) return {};
+  const result: { -readonly [K in keyof ModelUsage]: ModelUsage[K] } = {};
+  if (typeof usage.prompt_tokens === "number") result.inputTokens = usage.prompt_tokens;
+  if (typeof usage.completion_tokens === "number") result.outputTokens = usage.completion_tokens;
+  if (typeof usage.total_tokens === "number") result.totalTokens = usage.total_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === "number") result.cachedInputTokens = cached;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === "number") result.reasoningTokens = reasoning;
+  return result;
+}
+
+function toFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
+  switch (reason) {
+    case "tool_calls":
+    case "function_call":
+      return "tool-calls";
+    case "stop":
+      return hasToolCalls ? "tool-calls" : "stop";
+    case "length":
+      return "length";
+    case "content_filter":
+      return "content-filter";
+    default:
+      return hasToolCalls ? "tool-calls" : "other";
+  }
+}
+
+/** A non-streamed Chat Completions answer as a model response. */
+export function parseChatCompletion(provider: string, body: unknown): ModelResponse {
+  const completion = parseWire(provider, completionSchema, body, "chat completion");
+  const choice = completion.choices[0]!;
+  const content: ResponsePart[] = [];
+  const reasoning = choice.message.reasoning_content ?? choice.message.reasoning;
+  if (reasoning) content.push({ type: "reasoning", text: reasoning });
+  const text = (choice.message.content ?? "") + (choice.message.refusal ?? "");
+  if (text !== "") content.push({ type: "text", text });
+  (choice.message.tool_calls ?? []).forEach((call, index) => {
+    content.push({
+      type: "tool-call",
+      toolCallId: call.id || `call_${index}`,
+      toolName: call.function.name,
+      argsText: call.function.arguments ?? "",
+    });
+  });
+  return {
+    content,
+    usage: toUsage(completion.usage),
+    finishReason: toFinishReason(choice.finish_reason, (choice.message.tool_calls ?? []).length > 0),
+    ...(completion.model ? { modelId: completion.model } : {}),
+  };
+}
+
+interface PendingToolCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Assembles a Chat Completions stream: text and reasoning deltas, tool calls fed by `index` in
+ * fragments (possibly interleaved across calls), the usage chunk. `finish` is only produced by
+ * `end()`, which the caller invokes on `[DONE]`.
+ */
+export class ChatStreamAssembler {
+  readonly #provider: string;
+  #text = "";
+  #reasoning = "";
+  readonly #calls = new Map<number, PendingToolCall>();
+  #usage: ModelUsage = {};
+  #finishReason: string | undefined;
+  #modelId: string | undefined;
+
+  constructor(provider: string) {
+    this.#provider = provider;
+  }
+
+  /** The parts one SSE data payload adds. */
+  *accept(data: string): Generator<ModelStreamPart> {
+    const chunk = parseWire(this.#provider, chunkSchema, data, "stream chunk");
+    if (chunk.error) {
+      const code = typeof chunk.error.code === "string" ? chunk.error.code : (chunk.error.type ?? undefined);
+      throw classifyErrorCode({ provider: this.#provider, code, message: chunk.error.message ?? "stream error" });
+    }
+    if (chunk.model) this.#modelId = chunk.model;
+    if (chunk.usage) this.#usage = toUsage(chunk.usage);
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta;
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+      if (reasoning) {
+        this.#reasoning += reasoning;
+        yield { type: "reasoning-delta", text: reasoning };
+      }
+      const text = (delta?.content ?? "") + (delta?.refusal ?? "");
+      if (text !== "") {
+        this.#text += text;
+        yield { type: "text-delta", text };
+      }
+      for (const fragment of delta?.tool_calls ?? []) yield* this.#acceptToolCall(fragment);
+      if (choice.finish_reason) this.#finishReason = choice.finish_reason;
+    }
+  }
+
+  *#acceptToolCall(fragment: {
+    index?: number | null;
+    id?: string | null;
+    function?: { name?: string | null; arguments?: string | null } | null;
+  }): Generator<ModelStreamPart> {
+    const index = fragment.index ?? this.#indexOf(fragment.id) ?? this.#calls.size;
+    let call = this.#calls.get(index);
+    if (call === undefined) {
+      const name = fragment.function?.name;
+      if (!name) {
+        throw new MalformedResponseError({ provider: this.#provider, message: `tool call ${index} has no name` });
+      }
+      call = { id: fragment.id || `call_${index}`, name, args: "" };
+      if ([...this.#calls.values()].some((other) => other.id === call?.id)) call.id = `${call.id}_${index}`;
+      this.#calls.set(index, call);
+      yield { type: "tool-call-start", toolCallId: call.id, toolName: call.name };
+    }
+    const args = fragment.function?.arguments;
+    if (args) {
+      call.args += args;
+      yield { type: "tool-call-delta", toolCallId: call.id, argsTextDelta: args };
+    }
+  }
+
+  #indexOf(id: string | null | undefined): number | undefined {
+    if (!id) return undefined;
+    for (const [index, call] of this.#calls) if (call.id === id) return index;
+    return undefined;
+  }
+
+  /** The closing parts: each tool call's end, then the one `finish`. */
+  *end(): Generator<ModelStreamPart> {
+    const content: ResponsePart[] = [];
+    if (this.#reasoning !== "") content.push({ type: "reasoning", text: this.#reasoning });
+    if (this.#text !== "") content.push({ type: "text", text: this.#text });
+    const calls = [...this.#calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    for (const call of calls) {
+      yield { type: "tool-call-end", toolCallId: call.id };
+      content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, argsText: call.args });
+    }
+    const response: ModelResponse = {
+      content,
+      usage: this.#usage,
+      finishReason: toFinishReason(this.#finishReason, calls.length > 0),
+      ...(this.#modelId ? { modelId: this.#modelId } : {}),
+    };
+    yield { type: "finish", response };
+  }
+}

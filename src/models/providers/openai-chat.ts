@@ -1,0 +1,110 @@
+import { StreamTruncatedError } from "../../errors/provider-error.js";
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from "../model.js";
+import type { ProviderSettings } from "../registry.js";
+import { type MaxTokensField, toChatBody } from "./openai-chat-request.js";
+import { ChatStreamAssembler, parseChatCompletion } from "./openai-chat-response.js";
+import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
+import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+
+/** How a Chat Completions endpoint is reached and which dialect details it expects. */
+export interface OpenAIChatSpec extends ConnectionSpec {
+  /** The output token limit field; OpenAI wants `max_completion_tokens`, most other servers `max_tokens`. */
+  maxTokensField?: MaxTokensField;
+  /** Whether the server can constrain output to a JSON schema (`response_format`). Default true. */
+  nativeOutput?: boolean;
+}
+
+/** OpenAI's own Chat Completions endpoint. */
+export const openAIChatSpec: OpenAIChatSpec = {
+  provider: "openai-chat",
+  defaultBaseURL: "https://api.openai.com/v1",
+  apiKeyEnv: "OPENAI_API_KEY",
+  baseURLEnv: "OPENAI_BASE_URL",
+  requiresApiKey: true,
+  maxTokensField: "max_completion_tokens",
+};
+
+/**
+ * A model served through the OpenAI Chat Completions API, by OpenAI or any compatible server.
+ * Streams end with `data: [DONE]`; a stream without it is a `StreamTruncatedError`, whatever
+ * `finish_reason` said. `reasoning_content` (DeepSeek, vLLM) and `reasoning` deltas become reasoning.
+ *
+ * @example
+ * const model = createOpenAIChatModel("gpt-4o-mini", { apiKey: process.env.OPENAI_API_KEY });
+ * const local = createOpenAIChatModel("llama3.2", { baseURL: "http://127.0.0.1:11434/v1" },
+ *   { ...openAIChatSpec, provider: "ollama", requiresApiKey: false });
+ */
+export function createOpenAIChatModel(
+  modelId: string,
+  settings?: ProviderSettings,
+  spec: OpenAIChatSpec = openAIChatSpec,
+): Model {
+  return new OpenAIChatModel(modelId, resolveConnection(spec, settings), spec);
+}
+
+class OpenAIChatModel implements Model {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities;
+  readonly #connection: Connection;
+  readonly #maxTokensField: MaxTokensField;
+
+  constructor(modelId: string, connection: Connection, spec: OpenAIChatSpec) {
+    this.provider = spec.provider;
+    this.modelId = modelId;
+    this.capabilities = { tools: true, nativeOutput: spec.nativeOutput ?? true };
+    this.#connection = connection;
+    this.#maxTokensField = spec.maxTokensField ?? "max_tokens";
+  }
+
+  async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await this.#post(request, false, scope.signal);
+      return parseChatCompletion(this.provider, await readJson(response, this.provider, scope.signal));
+    } finally {
+      scope.release();
+    }
+  }
+
+  async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await this.#post(request, true, scope.signal);
+      const assembler = new ChatStreamAssembler(this.provider);
+      for await (const event of readSse(response, this.provider, scope.signal)) {
+        if (event.data.trim() === "[DONE]") {
+          yield* assembler.end();
+          return;
+        }
+        yield* assembler.accept(event.data);
+      }
+      throw new StreamTruncatedError({ provider: this.provider, message: "the stream ended before [DONE]" });
+    } finally {
+      scope.release();
+    }
+  }
+
+  #post(request: ModelRequest, stream: boolean, signal: AbortSignal): Promise<Response> {
+    return postJson({
+      provider: this.provider,
+      url: `${this.#connection.baseURL}/chat/completions`,
+      headers: this.#connection.headers(),
+      body: toChatBody(this.modelId, request, {
+        stream,
+        maxTokensField: this.#maxTokensField,
+        provider: this.provider,
+      }),
+      signal,
+      fetch: this.#connection.fetch,
+    });
+  }
+}

@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { MalformedResponseError, type ProviderError } from "../../errors/provider-error.js";
+import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
+import { parseWire } from "./openai-chat-response.js";
+import { classifyErrorCode } from "./shared/http.js";
+
+const errorSchema = z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish();
+
+const usageSchema = z
+  .object({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+  })
+  .nullish();
+
+const outputItemSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("message"),
+    content: z.array(
+      z.object({ type: z.string(), text: z.string().nullish(), refusal: z.string().nullish() }).loose(),
+    ),
+  }),
+  z.object({
+    type: z.literal("function_call"),
+    id: z.string().nullish(),
+    call_id: z.string(),
+    name: z.string(),
+    arguments: z.string().nullish(),
+  }),
+  z.object({
+    type: z.literal("reasoning"),
+    id: z.string().nullish(),
+    summary: z.array(z.object({ text: z.string() })).nullish(),
+    encrypted_content: z.string().nullish(),
+  }),
+]);
+
+const otherItemSchema = z.object({ type: z.string() }).loose();
+const itemSchema = z.union([outputItemSchema, otherItemSchema]);
+
+const responseSchema = z.object({
+  model: z.string().nullish(),
+  status: z.string().nullish(),
+  error: errorSchema,
+  incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
+  output: z.array(itemSchema).nullish(),
+  usage: usageSchema,
+});
+
+type WireResponse = z.infer<typeof responseSchema>;
+type OutputItem = z.infer<typeof outputItemSchema>;
+
+const eventSchema = z
+  .object({
+    type: z.string(),
+    delta: z.string().nullish(),
+    output_index: z.number().nullish(),
+    summary_index: z.number().nullish(),
+    item: itemSchema.nullish(),
+    response: responseSchema.nullish(),
+    code: z.string().nullish(),
+    message: z.string().nullish(),
+  })
+  .loose();
+
+function isOutputItem(item: z.infer<typeof itemSchema>): item is OutputItem {
+  return item.type === "message" || item.type === "function_call" || item.type === "reasoning";
+}
+
+function toUsage(usage: WireResponse["usage"]): ModelUsage {
+  if (usage === null || usage === undefined) return {};
+  const result: { -readonly [K in keyof ModelUsage]: ModelUsage[K] } = {};
+  if (typeof usage.input_tokens === "number") result.inputTokens = usage.input_tokens;
+  if (typeof usage.output_tokens === "number") result.outputTokens = usage.output_tokens;
+  if (typeof usage.total_tokens === "number") result.totalTokens = usage.total_tokens;
+  const cached = usage.input_tokens_details?.cached_tokens;
+  if (typeof cached === "number") result.cachedInputTokens = cached;
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === "number") result.reasoningTokens = reasoning;
+  return result;
+}
+
+function toFinishReason(response: WireResponse, hasToolCalls: boolean): FinishReason {
+  if (response.status === "incomplete") {
+    const reason = response.incomplete_details?.reason;
+    return reason === "max_output_tokens" ? "length" : reason === "content_filter" ? "content-filter" : "other";
+  }
+  if (hasToolCalls) return "tool-calls";
+  return response.status === "completed" || response.status === undefined || response.status === null
+    ? "stop"
+    : "other";
+}
+
+function failure(provider: string, error: WireResponse["error"], fallback: string): ProviderError {
+  return classifyErrorCode({ provider, code: error?.code ?? undefined, message: error?.message ?? fallback });
+}
+
+function reasoningPart(provider: string, item: OutputItem & { type: "reasoning" }, text: string): ResponsePart {
+  const metadata: Record<string, unknown> = {};
+  if (item.id) metadata.itemId = item.id;
+  if (item.encrypted_content) metadata.encryptedContent = item.encrypted_content;
+  return Object.keys(metadata).length === 0
+    ? { type: "reasoning", text }
+    : { type: "reasoning", text, providerMetadata: { [provider]: metadata } };
+}
+
+/** A non-streamed Responses API answer as a model response; a failed response is a typed error. */
+export function parseResponsesAnswer(provider: string, body: unknown): ModelResponse {
+  const response = parseWire(provider, responseSchema, body, "response");
+  if (response.status === "failed") throw failure(provider, response.error, "the response failed");
+  const content: ResponsePart[] = [];
+  for (const item of response.output ?? []) {
+    if (!isOutputItem(item)) continue;
+    switch (item.type) {
+      case "reasoning":
+        content.push(reasoningPart(provider, item, (item.summary ?? []).map((part) => part.text).join("\n\n")));
+        break;
+      case "message": {
+        const text = item.content.map((part) => part.text ?? part.refusal ?? "").join("");
+        if (text !== "") content.push({ type: "text", text });
+        break;
+      }
+      case "function_call":
+        content.push({
+          type: "tool-call",
+          toolCallId: item.call_id,
+          toolName: item.name,
+          argsText: item.arguments ?? "",
+          ...(item.id ? { providerMetadata: { [provider]: { itemId: item.id } } } : {}),
+        });
+        break;
+      default: {
+        const unknownItem: never = item;
+        throw new Error(`unknown output item ${JSON.stringify(unknownItem)}`);
+      }
+    }
+  }
+  const hasToolCalls = content.some((part) => part.type === "tool-call");
+  return {
+    content,
+    usage: toUsage(response.usage),
+    finishReason: toFinishReason(response, hasToolCalls),
+    ...(response.model ? { modelId: response.model } : {}),
+  };
+}
+
+type Slot =
+  | { kind: "text"; text: string }
+  | { kind: "reasoning"; text: string; item: OutputItem & { type: "reasoning" } }
+  | { kind: "call"; id: string; name: string; args: string; itemId?: string };
+
+/**
+ * Assembles a Responses API stream from its semantic events, slot by `output_index`. The stream is
+ * complete only at `response.completed` or `response.incomplete`; `response.failed` and `error`
+ * events are typed errors.
+ */
+export class ResponsesStreamAssembler {
+  readonly #provider: string;
+  readonly #slots = new Map<number, Slot>();
+  #final: ModelResponse | undefined;
+
+  constructor(provider: string) {
+    this.#provider = provider;
+  }
+
+  /** The final response once the terminal event has arrived. */
+  get final(): ModelResponse | undefined {
+    return this.#final;
+  }
+
+  *accept(data: string): Generator<ModelStreamPart> {
+    const event = parseWire(this.#provider, eventSchema, data, "stream event");
+    const index = event.output_index ?? 0;
+    switch (event.type) {
+      case "response.output_item.added":
+        yield* this.#open(index, event.item);
+        return;
+      case "response.output_item.done": {
+        const slot = this.#slots.get(index);
+        if (slot?.kind === "reasoning" && event.item?.type === "reasoning" && isOutputItem(event.item)) {
+          slot.item = event.item;
+        }
+        return;
+      }
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        yield* this.#text(index, "text", event.delta ?? "");
+        return;
+      case "response.reasoning_summary_part.added":
+        if ((event.summary_index ?? 0) > 0) yield* this.#text(index, "reasoning", "\n\n");
+        return;
+      case "response.reasoning_summary_text.delta":
+        yield* this.#text(index, "reasoning", event.delta ?? "");
+        return;
+      case "response.function_call_arguments.delta": {
+        const slot = this.#slots.get(index);
+        if (slot?.kind !== "call") throw this.#malformed(`arguments for output ${index}, which is not a function call`);
+        slot.args += event.delta ?? "";
+        if (event.delta) yield { type: "tool-call-delta", toolCallId: slot.id, argsTextDelta: event.delta };
+        return;
+      }
+      case "response.completed":
+      case "response.incomplete":
+        if (event.response === null || event.response === undefined) throw this.#malformed(`${event.type} without response`);
+        yield* this.#finish(event.response);
+        return;
+      case "response.failed":
+        throw failure(this.#provider, event.response?.error, "the response failed");
+      case "error":
+        throw classifyErrorCode({
+          provider: this.#provider,
+          code: event.code ?? undefined,
+          message: event.message ?? "stream error",
+        });
+      default:
+        return; // lifecycle and `.done` events repeat what the deltas said
+    }
+  }
+
+  *#open(index: number, item: z.infer<typeof itemSchema> | null | undefined): Generator<ModelStreamPart> {
+    if (item === null || item === undefined || !isOutputItem(item) || this.#slots.has(index)) return;
+    switch (item.type) {
+      case "message":
+        this.#slots.set(index, { kind: "text", text: "" });
+        return;
+      case "reasoning":
+        this.#slots.set(index, { kind: "reasoning", text: "", item });
+        return;
+      case "function_call": {
+        const duplicate = [...this.#slots.values()].some((slot) => slot.kind === "call" && slot.id === item.call_id);
+        if (duplicate) throw this.#malformed(`function call id ${item.call_id} repeated`);
+        const slot: Slot = { kind: "call", id: item.call_id, name: item.name, args: "" };
+        if (item.id) slot.itemId = item.id;
+        this.#slots.set(index, slot);
+        yield { type: "tool-call-start", toolCallId: item.call_id, toolName: item.name };
+        return;
+      }
+      default: {
+        const unknownItem: never = item;
+        throw new Error(`unknown output item ${JSON.stringify(unknownItem)}`);
+      }
+    }
+  }
+
+  *#text(index: number, kind: "text" | "reasoning", delta: string): Generator<ModelStreamPart> {
+    let slot = this.#slots.get(index);
+    if (slot === undefined) {
+      slot = kind === "text" ? { kind, text: "" } : { kind, text: "", item: { type: "reasoning" } };
+      this.#slots.set(index, slot);
+    }
+    if (slot.kind !== kind) throw this.#malformed(`${kind} delta for output ${index}, which is a ${slot.kind}`);
+    if (delta === "") return;
+    slot.text += delta;
+    yield kind === "text" ? { type: "text-delta", text: delta } : { type: "reasoning-delta", text: delta };
+  }
+
+  *#finish(response: WireResponse): Generator<ModelStreamPart> {
+    const content: ResponsePart[] = [];
+    const slots = [...this.#slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
+    for (const slot of slots) {
+      if (slot.kind === "text" && slot.text !== "") content.push({ type: "text", text: slot.text });
+      if (slot.kind === "reasoning") content.push(reasoningPart(this.#provider, slot.item, slot.text));
+      if (slot.kind === "call") {
+        yield { type: "tool-call-end", toolCallId: slot.id };
+        content.push({
+          type: "tool-call",
+          toolCallId: slot.id,
+          toolName: slot.name,
+          argsText: slot.args,
+          ...(slot.itemId ? { providerMetadata: { [this.#provider]: { itemId: slot.itemId } } } : {}),
+        });
+      }
+    }
+    this.#final = {
+      content,
+      usage: toUsage(response.usage),
+      finishReason: toFinishReason(response, slots.some((slot) => slot.kind === "call")),
+      ...(response.model ? { modelId: response.model } : {}),
+    };
+    yield { type: "finish", response: this.#final };
+  }
+
+  #malformed(message: string): MalformedResponseError {
+    return new MalformedResponseError({ provider: this.#provider, message });
+  }
+}

@@ -1,0 +1,92 @@
+import { StreamTruncatedError } from "../../errors/provider-error.js";
+import {
+  MODEL_SPECIFICATION_VERSION,
+  type Model,
+  type ModelCapabilities,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from "../model.js";
+import type { ProviderSettings } from "../registry.js";
+import { toResponsesBody } from "./openai-responses-request.js";
+import { parseResponsesAnswer, ResponsesStreamAssembler } from "./openai-responses-response.js";
+import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
+import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+
+/** OpenAI's Responses API endpoint and the environment variables it reads. */
+export const openAIResponsesSpec: ConnectionSpec = {
+  provider: "openai",
+  defaultBaseURL: "https://api.openai.com/v1",
+  apiKeyEnv: "OPENAI_API_KEY",
+  baseURLEnv: "OPENAI_BASE_URL",
+  requiresApiKey: true,
+};
+
+/**
+ * A model served through the OpenAI Responses API (what `"openai:<model>"` resolves to). Requests
+ * are sent with `store: false`; reasoning summaries become reasoning parts (ask for them with
+ * `providerOptions: { openai: { reasoning: { effort: "low", summary: "auto" } } }`). A stream is
+ * complete only at `response.completed` (or `response.incomplete`): a connection that closes
+ * cleanly before it is a `StreamTruncatedError`.
+ *
+ * @example
+ * const model = createOpenAIResponsesModel("gpt-5-mini"); // reads OPENAI_API_KEY, OPENAI_BASE_URL
+ * const response = await model.doGenerate({ messages: [{ role: "user", content: "Hi" }], tools: [], settings: {} });
+ */
+export function createOpenAIResponsesModel(
+  modelId: string,
+  settings?: ProviderSettings,
+  spec: ConnectionSpec = openAIResponsesSpec,
+): Model {
+  return new OpenAIResponsesModel(modelId, resolveConnection(spec, settings), spec.provider);
+}
+
+class OpenAIResponsesModel implements Model {
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities = { tools: true, nativeOutput: true };
+  readonly #connection: Connection;
+
+  constructor(modelId: string, connection: Connection, provider: string) {
+    this.provider = provider;
+    this.modelId = modelId;
+    this.#connection = connection;
+  }
+
+  async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await this.#post(request, false, scope.signal);
+      return parseResponsesAnswer(this.provider, await readJson(response, this.provider, scope.signal));
+    } finally {
+      scope.release();
+    }
+  }
+
+  async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const scope = scopeSignal(request.signal);
+    try {
+      const response = await this.#post(request, true, scope.signal);
+      const assembler = new ResponsesStreamAssembler(this.provider);
+      for await (const event of readSse(response, this.provider, scope.signal)) {
+        yield* assembler.accept(event.data);
+        if (assembler.final !== undefined) return;
+      }
+      throw new StreamTruncatedError({ provider: this.provider, message: "the stream ended before response.completed" });
+    } finally {
+      scope.release();
+    }
+  }
+
+  #post(request: ModelRequest, stream: boolean, signal: AbortSignal): Promise<Response> {
+    return postJson({
+      provider: this.provider,
+      url: `${this.#connection.baseURL}/responses`,
+      headers: this.#connection.headers(),
+      body: toResponsesBody(this.modelId, request, { stream, provider: this.provider }),
+      signal,
+      fetch: this.#connection.fetch,
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { AuthenticationError, ProviderConfigurationError } from "../../../errors/provider-error.js";
+import type { ProviderSettings } from "../../registry.js";
+
+/** Where a provider finds its endpoint and key: defaults and the environment variables it reads. */
+export interface ConnectionSpec {
+  /** The provider's name, as in "provider:model"; errors carry it. */
+  provider: string;
+  /** The base URL when neither settings nor the environment give one; none means one is required. */
+  defaultBaseURL?: string;
+  /** Environment variable holding the API key (for example `OPENAI_API_KEY`). */
+  apiKeyEnv?: string;
+  /** Environment variable overriding the base URL (for example `OPENAI_BASE_URL`). */
+  baseURLEnv?: string;
+  /** True when requests without a key must fail (hosted APIs); false for local servers. */
+  requiresApiKey: boolean;
+}
+
+/** A resolved endpoint: the base URL is known at construction; the key is checked at request time. */
+export interface Connection {
+  readonly provider: string;
+  readonly baseURL: string;
+  readonly fetch: typeof fetch | undefined;
+  /** Request headers with authentication; throws `AuthenticationError` when a required key is missing. */
+  headers(): Record<string, string>;
+}
+
+/**
+ * Resolves settings and environment into a connection. Settings win over the environment, which
+ * wins over the defaults; a missing required key is reported when a request is made, so model
+ * strings resolve offline.
+ *
+ * @example
+ * const connection = resolveConnection(
+ *   { provider: "groq", defaultBaseURL: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY", requiresApiKey: true },
+ *   { env: { GROQ_API_KEY: "gsk_..." } },
+ * );
+ */
+export function resolveConnection(spec: ConnectionSpec, settings: ProviderSettings = {}): Connection {
+  const env = settings.env ?? process.env;
+  const fromEnv = (name: string | undefined) => (name === undefined ? undefined : nonEmpty(env[name]));
+  const baseURL = nonEmpty(settings.baseURL) ?? fromEnv(spec.baseURLEnv) ?? spec.defaultBaseURL;
+  if (baseURL === undefined) {
+    throw new ProviderConfigurationError({
+      provider: spec.provider,
+      message: `no base URL: pass { baseURL }${spec.baseURLEnv === undefined ? "" : ` or set ${spec.baseURLEnv}`}`,
+    });
+  }
+  const apiKey = nonEmpty(settings.apiKey) ?? fromEnv(spec.apiKeyEnv);
+  const extra = settings.headers ?? {};
+  return {
+    provider: spec.provider,
+    baseURL: baseURL.replace(/\/+$/, ""),
+    fetch: settings.fetch,
+    headers() {
+      if (apiKey === undefined && spec.requiresApiKey) {
+        throw new AuthenticationError({
+          provider: spec.provider,
+          message: `no API key: pass { apiKey }${spec.apiKeyEnv === undefined ? "" : ` or set ${spec.apiKeyEnv}`}`,
+        });
+      }
+      return apiKey === undefined ? { ...extra } : { authorization: `Bearer ${apiKey}`, ...extra };
+    },
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}

@@ -1,0 +1,29 @@
+import type { ModelRequest, ToolDefinition } from "../models/model.js";
+import { toToolDefinition } from "../tools/tool.js";
+import { nativeOutput, OUTPUT_TOOL_NAME, outputToolDefinition, promptedInstructions } from "./output-spec.js";
+import type { RunState } from "./run-state.js";
+
+/** Builds the next model request from the run's state: instructions, messages, tools, output. */
+export async function assembleRequest<D extends object, O>(state: RunState<D, O>): Promise<ModelRequest> {
+  const { options, output, tools, signal } = state.config;
+  const parts: string[] = [];
+  const instructions = options.instructions;
+  if (typeof instructions === "function") parts.push(await instructions(state.runContext()));
+  else if (instructions) parts.push(instructions);
+  if (output?.mode === "prompted") parts.push(promptedInstructions(output));
+
+  const definitions: ToolDefinition[] = [];
+  for (const item of tools.values()) definitions.push(toToolDefinition(item));
+  if (output?.mode === "tool") definitions.push(outputToolDefinition(output));
+
+  return {
+    instructions: parts.length > 0 ? parts.join("\n\n") : undefined,
+    messages: state.context.messages,
+    tools: definitions,
+    toolChoice: output?.mode === "tool" ? "required" : definitions.length > 0 ? "auto" : undefined,
+    output: output?.mode === "native" ? nativeOutput(output) : undefined,
+    outputToolName: output?.mode === "tool" ? OUTPUT_TOOL_NAME : undefined,
+    settings: options.settings ?? {},
+    signal,
+  };
+}

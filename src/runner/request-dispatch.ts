@@ -1,0 +1,68 @@
+import type { ModelRequest, ModelResponse } from "../models/model.js";
+import { modelName } from "../models/model.js";
+import type { AssistantPart } from "../session/messages.js";
+import { addUsage } from "../session/usage.js";
+import { raceAbort, throwIfAborted } from "./abort.js";
+import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { RunState } from "./run-state.js";
+import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
+import { consumeModelStream } from "./streaming.js";
+import { parseArgs } from "./tool-arguments.js";
+
+/**
+ * Sends one request (streaming or not), records `model_request`, `model_response` and the
+ * `assistant_message`, and adds the usage. Returns the response the hooks settled on.
+ */
+export async function* dispatchRequest<D extends object, O>(
+  state: RunState<D, O>,
+  original: ModelRequest,
+): AsyncGenerator<AgentStreamEvent<O, D>, ModelResponse> {
+  const { model, hooks, signal, streaming } = state.config;
+  throwIfAborted(signal);
+  checkRequestLimit(state);
+  const request = (await hooks.preRequest?.(original, state.runContext())) ?? original;
+  const name = modelName(model);
+  state.record("model_request", { model: name, iteration: state.iteration, messageCount: request.messages.length });
+  const started = performance.now();
+  let response: ModelResponse;
+  if (streaming) {
+    response = yield* consumeModelStream<O, D>(model.doStream(request), model.provider, (next) =>
+      raceAbort(next, signal),
+    );
+  } else {
+    response = await raceAbort(model.doGenerate(request), signal);
+  }
+  const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  response = (await hooks.postResponse?.(response, state.runContext())) ?? response;
+  state.usage = addUsage(state.usage, {
+    requests: 1,
+    inputTokens: response.usage.inputTokens ?? 0,
+    outputTokens: response.usage.outputTokens ?? 0,
+    totalTokens: response.usage.totalTokens ?? (response.usage.inputTokens ?? 0) + (response.usage.outputTokens ?? 0),
+    cachedInputTokens: response.usage.cachedInputTokens ?? 0,
+    reasoningTokens: response.usage.reasoningTokens ?? 0,
+  });
+  state.record("model_response", {
+    model: response.modelId ? `${model.provider}:${response.modelId}` : name,
+    usage: response.usage,
+    finishReason: response.finishReason,
+    latencyMs,
+  });
+  state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });
+  checkTokenLimits(state);
+  return response;
+}
+
+function toAssistantParts(response: ModelResponse): AssistantPart[] {
+  return response.content.map((part): AssistantPart => {
+    if (part.type !== "tool-call") return part;
+    const parsed = parseArgs(part.argsText);
+    const call: AssistantPart = {
+      type: "tool-call",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      args: parsed.ok ? parsed.value : part.argsText,
+    };
+    return part.providerMetadata ? { ...call, providerMetadata: part.providerMetadata } : call;
+  });
+}

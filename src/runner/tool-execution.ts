@@ -1,0 +1,102 @@
+import { ContextUpdate } from "../context/context-update.js";
+import { ContextUpdateError } from "../errors/context-update-error.js";
+import { CancelledError, ToolRetryError } from "../errors/run-errors.js";
+import { childSignal, raceAbort } from "./abort.js";
+import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { RunState } from "./run-state.js";
+import { failure, type PreparedCall, prepareToolCall, type ToolCallPart } from "./tool-preparation.js";
+
+interface Outcome<D extends object> {
+  result: unknown;
+  isError: boolean;
+  update?: ContextUpdate<D>;
+}
+
+/**
+ * Runs the tool calls of one model turn. Sequential (default): each call sees the deps the earlier
+ * calls left. Parallel: every call sees the deps from before the turn; results and updates are
+ * recorded in the model's call order once all finish.
+ */
+export async function* executeToolCalls<D extends object, O>(
+  state: RunState<D, O>,
+  calls: readonly ToolCallPart[],
+): AsyncGenerator<AgentStreamEvent<O, D>> {
+  if (!state.config.options.parallelToolCalls) {
+    for (const call of calls) {
+      const prepared = await prepareToolCall(state, call);
+      const outcome = prepared.type === "run" ? await invoke(state, prepared, state.context.deps) : prepared.outcome;
+      yield* settle(state, prepared, outcome);
+    }
+    return;
+  }
+  const turnDeps = state.context.deps;
+  const prepared: PreparedCall<D>[] = [];
+  for (const call of calls) prepared.push(await prepareToolCall(state, call));
+  const settled = await Promise.allSettled(
+    prepared.map((item) => (item.type === "run" ? invoke(state, item, turnDeps) : Promise.resolve(item.outcome))),
+  );
+  const rejected = settled.find((item) => item.status === "rejected");
+  if (rejected) throw rejected.reason;
+  for (const [index, item] of prepared.entries()) {
+    const outcome = settled[index] as PromiseFulfilledResult<Outcome<D>>;
+    yield* settle(state, item, outcome.value);
+  }
+}
+
+async function invoke<D extends object, O>(
+  state: RunState<D, O>,
+  prepared: Extract<PreparedCall<D>, { type: "run" }>,
+  deps: D,
+): Promise<Outcome<D>> {
+  const { tool, call, args } = prepared;
+  const runSignal = state.config.signal;
+  const scope = childSignal(runSignal, tool.timeoutMs);
+  try {
+    const context = state.runContext({ toolCallId: call.toolCallId, toolName: tool.name, signal: scope.signal, deps });
+    const value = await raceAbort(
+      Promise.resolve().then(() => tool.execute(args, context)),
+      scope.signal,
+    );
+    if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
+      return { result: (value as { result?: unknown }).result, isError: false, update: value.update };
+    }
+    return { result: value, isError: false };
+  } catch (error) {
+    if (runSignal?.aborted) throw new CancelledError(runSignal.reason);
+    if (scope.timedOut()) return { result: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, isError: true };
+    if (error instanceof ToolRetryError) return { result: failure(state, tool, error.message), isError: true };
+    const message = error instanceof Error ? error.message : String(error);
+    return { result: `Tool "${tool.name}" failed: ${message}`, isError: true };
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** Records a call's outcome: the update through the one reducer, its events, then the tool result. */
+async function* settle<D extends object, O>(
+  state: RunState<D, O>,
+  prepared: PreparedCall<D>,
+  outcome: Outcome<D>,
+): AsyncGenerator<AgentStreamEvent<O, D>> {
+  const { call } = prepared;
+  const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
+  const args = prepared.type === "run" ? prepared.args : call.argsText;
+  let result: unknown = outcome.result === undefined ? null : outcome.result;
+  let isError = outcome.isError;
+  const hook = state.config.hooks.postToolUse;
+  const replaced = hook ? await hook({ ...identity, args, result, isError }, state.runContext(identity)) : undefined;
+  if (replaced) result = replaced.result;
+  if (outcome.update !== undefined && !isError) {
+    try {
+      state.applyUpdate(outcome.update, identity);
+      const operations = outcome.update.depsOperations();
+      if (operations.length > 0) yield { type: "context-update", ...identity, operations };
+    } catch (error) {
+      if (!(error instanceof ContextUpdateError)) throw error;
+      result = `Tool "${call.toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
+      isError = true;
+    }
+  }
+  state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
+  yield { type: "tool-result", ...identity, result, isError };
+}

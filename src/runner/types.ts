@@ -1,0 +1,108 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
+import type { SessionEvent } from "../session/events.js";
+import type { Message, MessageInput, UserContentPart } from "../session/messages.js";
+import type { RunContext } from "../session/run-context.js";
+import type { Usage } from "../session/usage.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
+export type OutputMode = "tool" | "native" | "prompted" | "auto";
+
+/** Limits on one run; exceeding one ends the run with `UsageLimitExceededError`. */
+export interface UsageLimits {
+  requests?: number;
+  toolCalls?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/** A tool call as hooks and approval handlers see it. */
+export interface ToolCallInfo {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+}
+
+/** What `preToolUse` decides. */
+export type PreToolUseDecision =
+  | { readonly type: "allow" }
+  | { readonly type: "deny"; readonly reason: string }
+  | { readonly type: "modify"; readonly args: unknown };
+
+/** What an approval handler decides. */
+export type ApprovalDecision =
+  | { readonly type: "approve" }
+  | { readonly type: "reject"; readonly reason?: string }
+  | { readonly type: "edit"; readonly args: unknown };
+
+export type ApprovalHandler<D extends object> = (
+  call: ToolCallInfo,
+  context: RunContext<D>,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
+type Awaitable<T> = T | Promise<T>;
+
+/** Points where an application can watch or steer a run. Each is optional. */
+export interface AgentHooks<D extends object> {
+  sessionStart?(run: { runId: string; context: RunContext<D> }): Awaitable<void>;
+  /** May return a replacement request. */
+  preRequest?(request: ModelRequest, context: RunContext<D>): Awaitable<ModelRequest | undefined | void>;
+  /** May return a replacement response. */
+  postResponse?(response: ModelResponse, context: RunContext<D>): Awaitable<ModelResponse | undefined | void>;
+  /** Allow, deny (the model is told the reason) or modify the arguments of a tool call. */
+  preToolUse?(call: ToolCallInfo, context: RunContext<D>): Awaitable<PreToolUseDecision | undefined | void>;
+  /** May replace the result the model sees. */
+  postToolUse?(
+    outcome: ToolCallInfo & { readonly result: unknown; readonly isError: boolean },
+    context: RunContext<D>,
+  ): Awaitable<{ readonly result: unknown } | undefined | void>;
+  sessionEnd?(outcome: { runId: string; error?: unknown; output?: unknown }): Awaitable<void>;
+}
+
+/** Instructions, fixed or computed from the run context on every model request. */
+export type Instructions<D extends object> = string | ((context: RunContext<D>) => Awaitable<string>);
+
+export interface AgentOptions<D extends object, O> {
+  /** A model instance, or "provider:model" ("test" for the built-in offline model). */
+  model: Model | string;
+  instructions?: Instructions<D>;
+  tools?: readonly AnyTool<D>[];
+  /** A Standard Schema (zod 4, …) for structured output; without it the output is the final text. */
+  outputType?: StandardSchemaV1<unknown, O> | JsonSchema;
+  outputMode?: OutputMode;
+  /** How often invalid structured output is sent back to the model before the run fails (default 2). */
+  outputRetries?: number;
+  /** Model requests per run (default 10). */
+  maxIterations?: number;
+  parallelToolCalls?: boolean;
+  hooks?: AgentHooks<D>;
+  approvalHandler?: ApprovalHandler<D>;
+  settings?: ModelSettings;
+  usageLimits?: UsageLimits;
+  name?: string;
+  /** The clock event times come from (tests pin it). */
+  now?: () => Date;
+}
+
+/** Options of one run. `deps` is required when the deps type has required keys. */
+export type RunOptions<D extends object> = {
+  signal?: AbortSignal;
+  messageHistory?: readonly MessageInput[];
+  usageLimits?: UsageLimits;
+  runId?: string;
+} & ({} extends D ? { deps?: D } : { deps: D });
+
+/** The prompt of a run: text or multimodal user content. */
+export type Prompt = string | readonly UserContentPart[];
+
+/** What a run produced. `deps` equals `projectDeps(log, initialDeps)`; `messages` equals `projectMessages(log)`. */
+export interface RunResult<O = string, D extends object = Record<string, unknown>> {
+  readonly runId: string;
+  readonly output: O;
+  readonly deps: D;
+  readonly messages: readonly Message[];
+  readonly log: readonly SessionEvent[];
+  readonly usage: Usage;
+}

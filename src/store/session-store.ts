@@ -1,0 +1,164 @@
+import type { SessionEvent } from "../session/events.js";
+
+/**
+ * Where a session stands, derived on append from its lifecycle events:
+ * `run_started` → `"running"`, `run_completed` → `"completed"`, `run_failed` → `"failed"`; while an
+ * `approval_requested` has no later `approval_decided` for its `toolCallId` → `"awaiting_approval"`;
+ * a session with none of those events is `"idle"`.
+ */
+export type SessionStatus = "running" | "completed" | "failed" | "awaiting_approval" | "idle";
+
+/** Every status, in a stable order. */
+export const SESSION_STATUSES: readonly SessionStatus[] = Object.freeze([
+  "running",
+  "completed",
+  "failed",
+  "awaiting_approval",
+  "idle",
+]);
+
+/**
+ * What a store knows about a session without reading its events.
+ *
+ * @example
+ * const summary = await store.get("u42");
+ * if (summary?.status === "awaiting_approval") showApprovalQueue(summary.sessionId);
+ */
+export interface SessionSummary {
+  readonly sessionId: string;
+  /** ISO 8601 time of the first append (or of the fork). */
+  readonly createdAt: string;
+  /** ISO 8601 time of the last append. Listing orders by it, newest first. */
+  readonly updatedAt: string;
+  readonly eventCount: number;
+  /** The `seq` of the last event; 0 for an empty (forked at 0) session. */
+  readonly lastSeq: number;
+  readonly status: SessionStatus;
+  /** The agent named by the latest `run_started` that names one. */
+  readonly agent?: string;
+  /** The model named by the latest `run_started` that names one. */
+  readonly model?: string;
+  /** Set on a fork: the session it was copied from … */
+  readonly parentSessionId?: string;
+  /** … and the last `seq` copied. */
+  readonly forkedAtSeq?: number;
+}
+
+/** Options of `SessionStore.append`. */
+export interface AppendOptions {
+  /**
+   * The session's last `seq` as the caller last saw it (0 for a new session). The append fails with
+   * `SessionConflictError` when it differs, so two writers never interleave.
+   */
+  readonly expectedLastSeq: number;
+}
+
+/** Options of `SessionStore.read`. */
+export interface ReadOptions {
+  /** The first `seq` to return (default 1). */
+  readonly fromSeq?: number;
+  /** The most events to return (default: all). */
+  readonly limit?: number;
+}
+
+/**
+ * Filters of `SessionStore.list`. All given filters must match.
+ *
+ * @example
+ * await store.list({ status: ["running", "awaiting_approval"], agent: "support", limit: 20 });
+ */
+export interface ListFilter {
+  readonly status?: SessionStatus | readonly SessionStatus[];
+  /** Exact agent name. */
+  readonly agent?: string;
+  /** Only sessions updated strictly after this time. */
+  readonly updatedAfter?: Date | string;
+  /** Only sessions updated strictly before this time. */
+  readonly updatedBefore?: Date | string;
+  /** Case-insensitive substring of the session id, agent or model. */
+  readonly search?: string;
+  /** Page size, 1 … 1000 (default 50). */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page, passed with the same filters. */
+  readonly cursor?: string;
+}
+
+/** One page of `SessionStore.list`. */
+export interface SessionPage {
+  readonly sessions: SessionSummary[];
+  /** Present when more sessions follow; pass it back as `cursor`. Opaque. */
+  readonly nextCursor?: string;
+}
+
+/** Options of `SessionStore.fork`. */
+export interface ForkOptions {
+  /** The last `seq` copied (0 … the source's last seq). */
+  readonly atSeq: number;
+  /** The id of the new session (default: a random UUID). Must not exist. */
+  readonly newSessionId?: string;
+}
+
+/**
+ * Durable storage of session logs: append-only, optimistic concurrency per session, summaries
+ * for listing. Implementations: `MemoryStore` (tests, one process), `SqliteStore` (`nous/sqlite`,
+ * the default on one machine) and `PostgresStore` (`nous/postgres`, many processes). Every
+ * implementation passes `runStoreConformance`.
+ *
+ * Event `data` must be JSON-serializable; it is stored as JSON text and read back losslessly (key
+ * order, `"__proto__"` as an own key, any unicode including `\u0000`). Events read back carry
+ * `sessionId`.
+ *
+ * @example
+ * const store = new MemoryStore();
+ * const at = new Date().toISOString();
+ * await store.append("u42", [
+ *   { seq: 1, at, type: "run_started", data: { runId: "r1", agent: "todo" } },
+ *   { seq: 2, at, type: "user_message", data: { content: "Buy milk" } },
+ * ], { expectedLastSeq: 0 });
+ * const events = await store.read("u42", { fromSeq: 2 }); // [{ seq: 2, …, sessionId: "u42" }]
+ * await store.append("u42", [{ seq: 3, at, type: "run_completed", data: { runId: "r1" } }], {
+ *   expectedLastSeq: await store.lastSeq("u42"),
+ * });
+ * (await store.get("u42"))?.status; // "completed"
+ */
+export interface SessionStore {
+  /**
+   * Appends `events`, all or nothing. They must be numbered `expectedLastSeq + 1, + 2, …`
+   * (`EventSequenceError`); the session's last seq must be `expectedLastSeq`
+   * (`SessionConflictError`, nothing written). `expectedLastSeq: 0` creates the session. Resolves
+   * only once the events are committed. An empty `events` writes nothing but still checks
+   * `expectedLastSeq`.
+   */
+  append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void>;
+
+  /** The session's events in `seq` order, from `fromSeq`; `[]` for an unknown session. */
+  read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]>;
+
+  /** The session's last `seq`, 0 when it does not exist. */
+  lastSeq(sessionId: string): Promise<number>;
+
+  /** Whether the session exists. */
+  exists(sessionId: string): Promise<boolean>;
+
+  /** The session's summary, `undefined` when it does not exist. */
+  get(sessionId: string): Promise<SessionSummary | undefined>;
+
+  /**
+   * Sessions matching `filter`, newest-updated first (ties broken by session id), one page at a
+   * time. A session updated while you page moves to the front and may be missed by later pages.
+   */
+  list(filter?: ListFilter): Promise<SessionPage>;
+
+  /**
+   * Copies events `1 … atSeq` of `sourceSessionId` into a new session that records its parent, and
+   * returns the new session's id. The source is untouched: the log is never rewritten.
+   * `SessionNotFoundError` when the source does not exist, `SessionExistsError` when the target does.
+   */
+  fork(sourceSessionId: string, options: ForkOptions): Promise<string>;
+
+  /** Removes the session and its events; false when it did not exist. */
+  delete(sessionId: string): Promise<boolean>;
+
+  /** Waits for pending commits and releases the backend. Later calls throw `StoreClosedError`. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { SessionConflictError, StoreError } from "../errors/store-errors.js";
+import type { SessionEvent } from "../session/events.js";
+import { SqliteStore } from "./sqlite-store.js";
+import { runStoreConformance } from "./store-conformance.js";
+
+const directory = mkdtempSync(join(tmpdir(), "nous-sqlite-"));
+let files = 0;
+const nextPath = () => join(directory, `store-${++files}.db`);
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+runStoreConformance({ name: "sqlite", createStore: () => new SqliteStore({ path: nextPath() }) });
+runStoreConformance({
+  name: "sqlite (group commit)",
+  createStore: () => new SqliteStore({ path: nextPath(), groupCommit: true }),
+});
+
+const event = (seq: number, data: unknown = { seq }): SessionEvent =>
+  ({ seq, at: "2025-01-01T00:00:00.000Z", type: "note", data }) as SessionEvent;
+
+describe("SqliteStore", () => {
+  it("creates the file, its directory and the schema on open, in WAL mode with synchronous=FULL", async () => {
+    const path = join(directory, "nested", "deeper", "sessions.db");
+    const store = new SqliteStore({ path });
+    await store.append("s1", [event(1)], { expectedLastSeq: 0 });
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it("defaults to .nous/sessions.db under the working directory", async () => {
+    const cwd = process.cwd();
+    const work = join(directory, "default-cwd");
+    rmSync(work, { recursive: true, force: true });
+    await import("node:fs").then((fs) => fs.mkdirSync(work));
+    process.chdir(work);
+    try {
+      const store = new SqliteStore();
+      expect(store.path).toBe(join(work, ".nous", "sessions.db"));
+      await store.close();
+      expect(existsSync(join(work, ".nous", "sessions.db"))).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("keeps acknowledged events across close and reopen, and reopening does not migrate twice", async () => {
+    const path = nextPath();
+    const first = new SqliteStore({ path, groupCommit: true });
+    await Promise.all([1, 2, 3].map((n) => first.append(`s${n}`, [event(1), event(2)], { expectedLastSeq: 0 })));
+    await first.close();
+    const second = new SqliteStore({ path });
+    expect(await second.read("s2")).toHaveLength(2);
+    expect((await second.list()).sessions).toHaveLength(3);
+    expect(second.integrityCheck()).toEqual({ ok: true, messages: ["ok"] });
+    await second.close();
+  });
+
+  it("serializes writers across two connections to one file: one of two racing appends wins", async () => {
+    const path = nextPath();
+    const left = new SqliteStore({ path });
+    const right = new SqliteStore({ path });
+    await left.append("shared", [event(1)], { expectedLastSeq: 0 });
+    const results = await Promise.allSettled([
+      left.append("shared", [event(2, "left"), event(3, "left")], { expectedLastSeq: 1 }),
+      right.append("shared", [event(2, "right")], { expectedLastSeq: 1 }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const rejected = results.find((result) => result.status === "rejected");
+    expect(rejected?.status === "rejected" && rejected.reason).toBeInstanceOf(SessionConflictError);
+    expect(await right.lastSeq("shared")).toBe(await left.lastSeq("shared"));
+    await left.close();
+    await right.close();
+  });
+
+  it("wraps driver failures in StoreError", () => {
+    const path = join(directory, "not-a-database.db");
+    writeFileSync(path, "this is not an sqlite file, just text that is long enough to have a header".repeat(20));
+    expect(() => new SqliteStore({ path })).toThrow(StoreError);
+    try {
+      new SqliteStore({ path });
+    } catch (error) {
+      expect(error).toMatchObject({ code: "store_failure", fault: "store", backend: "sqlite", operation: "open" });
+    }
+  });
+
+  it("refuses a file written by a newer schema version", () => {
+    const path = nextPath();
+    const db = new Database(path);
+    db.pragma("user_version = 99");
+    db.close();
+    expect(() => new SqliteStore({ path })).toThrow(/schema version 99/);
+  });
+});

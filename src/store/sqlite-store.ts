@@ -1,0 +1,350 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database, { type Database as Connection, type Statement } from "better-sqlite3";
+import { NousError } from "../errors/nous-error.js";
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  StoreArgumentError,
+  StoreClosedError,
+  StoreError,
+} from "../errors/store-errors.js";
+import type { SessionEvent } from "../session/events.js";
+import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { type BatchOutcome, GroupCommit } from "./group-commit.js";
+import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
+import { migrateSqlite } from "./sqlite-schema.js";
+import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
+import {
+  foldLifecycle,
+  INITIAL_LIFECYCLE,
+  LIFECYCLE_EVENT_TYPES,
+  lifecycleFromColumns,
+  type LifecycleState,
+  searchTextOf,
+  statusOf,
+} from "./session-status.js";
+import type {
+  AppendOptions,
+  ForkOptions,
+  ListFilter,
+  ReadOptions,
+  SessionPage,
+  SessionStore,
+  SessionSummary,
+} from "./session-store.js";
+import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
+
+/** Options of `SqliteStore`. */
+export interface SqliteStoreOptions {
+  /** The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created). */
+  readonly path?: string;
+  /**
+   * `"full"` (default): every commit is fsynced before `append` resolves, so an acknowledged event
+   * survives a power cut or OS crash. `"normal"`: in WAL mode commits are not fsynced (only
+   * checkpoints are); an acknowledged event survives a process crash but the last few may be lost
+   * on power failure. Group commit makes `"full"` cheap.
+   */
+  readonly synchronous?: "full" | "normal";
+  /** Coalesce appends made in the same event-loop turn into one transaction (default false). */
+  readonly groupCommit?: boolean;
+  /** How long to wait for another process's write lock, in ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** The result of `SqliteStore.integrityCheck`. */
+export interface IntegrityReport {
+  readonly ok: boolean;
+  /** What `PRAGMA integrity_check` reported (`["ok"]` when healthy). */
+  readonly messages: readonly string[];
+}
+
+/**
+ * A `SessionStore` in one SQLite file (WAL mode, schema created on open). Safe to share between
+ * processes on one machine: appends run in `BEGIN IMMEDIATE` transactions that re-check the last seq.
+ *
+ * @example
+ * import { SqliteStore } from "nous/sqlite";
+ * const store = new SqliteStore({ path: "data/sessions.db", groupCommit: true });
+ * await store.append("s1", events, { expectedLastSeq: 0 });
+ * store.integrityCheck().ok; // true
+ * await store.close();
+ */
+export class SqliteStore implements SessionStore {
+  /** The resolved path of the database file. */
+  readonly path: string;
+  readonly #db: Connection;
+  readonly #now: () => number;
+  readonly #group: GroupCommit<PreparedAppend> | undefined;
+  readonly #statements = new Map<string, Statement>();
+  #closed = false;
+
+  constructor(options: SqliteStoreOptions = {}) {
+    this.path = options.path === ":memory:" ? ":memory:" : resolve(options.path ?? ".nous/sessions.db");
+    this.#now = options.now ?? Date.now;
+    try {
+      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
+      this.#db = new Database(this.path);
+      this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      this.#db.pragma("journal_mode = WAL");
+      this.#db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+      this.#db.pragma("foreign_keys = ON");
+      migrateSqlite(this.#db);
+    } catch (error) {
+      throw wrap("open", error);
+    }
+    this.#group = options.groupCommit
+      ? new GroupCommit({ start: "next-turn", commit: async (items) => this.#run("append", () => this.#commit(items)) })
+      : undefined;
+  }
+
+  async append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void> {
+    this.#checkOpen();
+    const prepared = prepareAppendItem(sessionId, events, options);
+    if (this.#group !== undefined) return this.#group.submit(prepared);
+    const [outcome] = this.#run("append", () => this.#commit([prepared]));
+    if (outcome !== undefined) throw outcome;
+  }
+
+  async read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    const { fromSeq, limit } = normalizeRead(options);
+    const rows = this.#run("read", () =>
+      this.#statement(
+        "SELECT seq, at, type, run_id AS runId, data FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+      ).all(sessionId, fromSeq, limit === Number.MAX_SAFE_INTEGER ? -1 : limit),
+    ) as EncodedEvent[];
+    return rows.map((row) => decodeEvent(sessionId, row));
+  }
+
+  async lastSeq(sessionId: string): Promise<number> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    return this.#run("lastSeq", () => this.#lastSeq(sessionId));
+  }
+
+  async exists(sessionId: string): Promise<boolean> {
+    return (await this.get(sessionId)) !== undefined;
+  }
+
+  async get(sessionId: string): Promise<SessionSummary | undefined> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    const row = this.#run("get", () =>
+      this.#statement(
+        "SELECT session_id, created_at, updated_at, last_seq, status, agent, model, parent_session_id, forked_at_seq FROM sessions WHERE session_id = ?",
+      ).get(sessionId),
+    );
+    return row === undefined ? undefined : summaryOfRow(row as SessionRow);
+  }
+
+  async list(filter?: ListFilter): Promise<SessionPage> {
+    this.#checkOpen();
+    const criteria = normalizeList(filter);
+    const query = buildSqliteListQuery(criteria);
+    const rows = this.#run("list", () => this.#statement(query.sql).all(...query.parameters)) as SessionRow[];
+    const page = rows.slice(0, criteria.limit);
+    const last = page.at(-1);
+    return {
+      sessions: page.map(summaryOfRow),
+      ...(rows.length > criteria.limit && last !== undefined
+        ? { nextCursor: encodeCursor({ updatedAtMs: last.updated_at, sessionId: last.session_id }) }
+        : {}),
+    };
+  }
+
+  async fork(sourceSessionId: string, options: ForkOptions): Promise<string> {
+    this.#checkOpen();
+    checkIdentifier("sourceSessionId", sourceSessionId);
+    const newSessionId = options?.newSessionId ?? randomUUID();
+    checkIdentifier("newSessionId", newSessionId);
+    checkInteger("atSeq", options.atSeq, 0);
+    const atSeq = options.atSeq;
+    this.#run("fork", () =>
+      this.#db
+        .transaction(() => {
+          const sourceLastSeq = this.#lastSeqOrUndefined(sourceSessionId);
+          if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
+          if (atSeq > sourceLastSeq) {
+            throw new StoreArgumentError({
+              argument: "atSeq",
+              detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
+            });
+          }
+          if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
+            throw new SessionExistsError({ sessionId: newSessionId });
+          }
+          const placeholders = LIFECYCLE_EVENT_TYPES.map(() => "?").join(", ");
+          const lifecycleRows = this.#statement(
+            `SELECT type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
+          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { type: string; data: string }[];
+          let lifecycle = INITIAL_LIFECYCLE;
+          for (const row of lifecycleRows) {
+            lifecycle = foldLifecycle(lifecycle, { type: row.type, data: JSON.parse(row.data) });
+          }
+          this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
+          this.#statement(
+            "INSERT INTO events (session_id, seq, at, type, run_id, data) SELECT ?, seq, at, type, run_id, data FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
+          ).run(newSessionId, sourceSessionId, atSeq);
+        })
+        .immediate(),
+    );
+    return newSessionId;
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    await this.#group?.flush();
+    const result = this.#run("delete", () =>
+      this.#db
+        .transaction(() => {
+          this.#statement("DELETE FROM events WHERE session_id = ?").run(sessionId);
+          return this.#statement("DELETE FROM sessions WHERE session_id = ?").run(sessionId);
+        })
+        .immediate(),
+    );
+    return result.changes > 0;
+  }
+
+  /**
+   * Runs `PRAGMA integrity_check` over the whole file.
+   *
+   * @example
+   * const report = store.integrityCheck();
+   * if (!report.ok) console.error(report.messages);
+   */
+  integrityCheck(): IntegrityReport {
+    this.#checkOpen();
+    const messages = this.#run("integrityCheck", () => this.#db.pragma("integrity_check", { simple: false })) as {
+      integrity_check: string;
+    }[];
+    const texts = messages.map((row) => row.integrity_check);
+    return { ok: texts.length === 1 && texts[0] === "ok", messages: texts };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#group?.flush();
+    this.#run("close", () => this.#db.close());
+  }
+
+  /** Commits appends in one immediate transaction; a conflicting append fails alone. */
+  #commit(items: readonly PreparedAppend[]): BatchOutcome[] {
+    return this.#db.transaction(() => items.map((item) => this.#applyAppend(item))).immediate();
+  }
+
+  #applyAppend(item: PreparedAppend): BatchOutcome {
+    const row = this.#statement(
+      "SELECT last_seq, run_status, agent, model, pending_approvals FROM sessions WHERE session_id = ?",
+    ).get(item.sessionId) as
+      | { last_seq: number; run_status: string; agent: string | null; model: string | null; pending_approvals: string }
+      | undefined;
+    const actualLastSeq = row?.last_seq ?? 0;
+    if (actualLastSeq !== item.expectedLastSeq) {
+      return new SessionConflictError({
+        sessionId: item.sessionId,
+        expectedLastSeq: item.expectedLastSeq,
+        actualLastSeq,
+      });
+    }
+    if (item.events.length === 0) return undefined;
+    const previous =
+      row === undefined
+        ? INITIAL_LIFECYCLE
+        : lifecycleFromColumns({
+            runStatus: row.run_status,
+            agent: row.agent,
+            model: row.model,
+            pendingApprovals: row.pending_approvals,
+          });
+    const lifecycle = applyLifecycle(previous, item);
+    const lastSeq = item.expectedLastSeq + item.events.length;
+    if (row === undefined) this.#insertSession(item.sessionId, lastSeq, lifecycle, undefined);
+    else {
+      this.#statement(
+        "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
+      ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, lifecycle), item.sessionId);
+    }
+    const insert = this.#statement(
+      "INSERT INTO events (session_id, seq, at, type, run_id, data) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    for (const event of item.events) {
+      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data);
+    }
+    return undefined;
+  }
+
+  #insertSession(
+    sessionId: string,
+    lastSeq: number,
+    lifecycle: LifecycleState,
+    fork: { parentSessionId: string; forkedAtSeq: number } | undefined,
+  ): void {
+    const now = this.#now();
+    this.#statement(
+      "INSERT INTO sessions (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text, parent_session_id, forked_at_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      sessionId,
+      now,
+      now,
+      lastSeq,
+      ...lifecycleColumns(sessionId, lifecycle),
+      fork?.parentSessionId ?? null,
+      fork?.forkedAtSeq ?? null,
+    );
+  }
+
+  #lastSeq(sessionId: string): number {
+    return this.#lastSeqOrUndefined(sessionId) ?? 0;
+  }
+
+  #lastSeqOrUndefined(sessionId: string): number | undefined {
+    const row = this.#statement("SELECT last_seq FROM sessions WHERE session_id = ?").get(sessionId) as
+      | { last_seq: number }
+      | undefined;
+    return row?.last_seq;
+  }
+
+  #statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run<T>(operation: string, body: () => T): T {
+    try {
+      return body();
+    } catch (error) {
+      throw wrap(operation, error);
+    }
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new StoreClosedError({ backend: "sqlite" });
+  }
+}
+
+function lifecycleColumns(sessionId: string, lifecycle: LifecycleState) {
+  return [
+    statusOf(lifecycle),
+    lifecycle.runStatus,
+    lifecycle.agent,
+    lifecycle.model,
+    JSON.stringify(lifecycle.pendingApprovals),
+    searchTextOf(sessionId, lifecycle),
+  ] as const;
+}
+
+function wrap(operation: string, error: unknown): Error {
+  return NousError.isInstance(error) ? error : new StoreError({ backend: "sqlite", operation, cause: error });
+}

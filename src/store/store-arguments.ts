@@ -1,0 +1,159 @@
+import { EventSequenceError, StoreArgumentError } from "../errors/store-errors.js";
+import type { SessionEvent } from "../session/events.js";
+import { type EncodedEvent, encodeEvent } from "./event-encoding.js";
+import { SESSION_STATUSES, type ListFilter, type ReadOptions, type SessionStatus } from "./session-store.js";
+
+/** The largest page `list` returns. */
+export const MAX_LIST_LIMIT = 1000;
+const DEFAULT_LIST_LIMIT = 50;
+
+/**
+ * Throws `StoreArgumentError` unless `value` can name a session (or event type, or run) in every
+ * backend: a non-empty, well-formed unicode string without `\u0000`.
+ */
+export function checkIdentifier(argument: string, value: unknown): asserts value is string {
+  if (typeof value !== "string" || value === "") {
+    throw new StoreArgumentError({ argument, detail: "expected a non-empty string" });
+  }
+  if (value.includes("\u0000") || /\p{Surrogate}/u.test(value)) {
+    throw new StoreArgumentError({ argument, detail: "must not contain \\u0000 or unpaired surrogates" });
+  }
+}
+
+/** Throws `StoreArgumentError` unless `value` is an integer ≥ `min`. */
+export function checkInteger(argument: string, value: unknown, min: number): asserts value is number {
+  if (!Number.isSafeInteger(value) || (value as number) < min) {
+    throw new StoreArgumentError({ argument, detail: `expected an integer ≥ ${min}, got ${String(value)}` });
+  }
+}
+
+/**
+ * Checks an append's arguments and encodes its events, before anything is written: identifiers,
+ * dense numbering from `expectedLastSeq + 1`, and JSON-serializable data.
+ *
+ * @example
+ * const encoded = prepareAppend("s1", events, { expectedLastSeq: 0 });
+ */
+export function prepareAppend(
+  sessionId: string,
+  events: readonly SessionEvent[],
+  options: { readonly expectedLastSeq: number },
+): EncodedEvent[] {
+  checkIdentifier("sessionId", sessionId);
+  checkInteger("expectedLastSeq", options?.expectedLastSeq, 0);
+  if (!Array.isArray(events)) throw new StoreArgumentError({ argument: "events", detail: "expected an array" });
+  return events.map((event, index) => {
+    const expectedSeq = options.expectedLastSeq + index + 1;
+    if (typeof event !== "object" || event === null) {
+      throw new StoreArgumentError({ argument: `events[${index}]`, detail: "expected an event object" });
+    }
+    if (event.seq !== expectedSeq) {
+      throw new EventSequenceError({ sessionId, index, expectedSeq, actualSeq: event.seq });
+    }
+    checkIdentifier(`events[${index}].type`, event.type);
+    if (typeof event.at !== "string") {
+      throw new StoreArgumentError({ argument: `events[${index}].at`, detail: "expected an ISO 8601 string" });
+    }
+    if (event.sessionId !== undefined && event.sessionId !== sessionId) {
+      throw new StoreArgumentError({
+        argument: `events[${index}].sessionId`,
+        detail: `"${event.sessionId}" differs from the session appended to ("${sessionId}")`,
+      });
+    }
+    if (event.runId !== undefined) checkIdentifier(`events[${index}].runId`, event.runId);
+    return encodeEvent(event);
+  });
+}
+
+/** `read` options with defaults applied. */
+export function normalizeRead(options: ReadOptions | undefined): { fromSeq: number; limit: number } {
+  const fromSeq = options?.fromSeq ?? 1;
+  const limit = options?.limit ?? Number.MAX_SAFE_INTEGER;
+  checkInteger("fromSeq", fromSeq, 1);
+  checkInteger("limit", limit, 0);
+  return { fromSeq, limit };
+}
+
+/** A position in the listing order: after every session updated later, or at the same time with a greater id. */
+export interface ListPosition {
+  readonly updatedAtMs: number;
+  readonly sessionId: string;
+}
+
+/** A `ListFilter` checked and reduced to comparable values. */
+export interface NormalizedListFilter {
+  readonly statuses: readonly SessionStatus[] | undefined;
+  readonly agent: string | undefined;
+  readonly updatedAfterMs: number | undefined;
+  readonly updatedBeforeMs: number | undefined;
+  /** Lower-cased, matched against `searchTextOf`. */
+  readonly search: string | undefined;
+  readonly limit: number;
+  readonly after: ListPosition | undefined;
+}
+
+/**
+ * Checks a list filter and decodes its cursor.
+ *
+ * @example
+ * normalizeList({ status: "running", limit: 10 }).statuses; // ["running"]
+ */
+export function normalizeList(filter: ListFilter | undefined): NormalizedListFilter {
+  const limit = filter?.limit ?? DEFAULT_LIST_LIMIT;
+  checkInteger("limit", limit, 1);
+  if (limit > MAX_LIST_LIMIT) {
+    throw new StoreArgumentError({ argument: "limit", detail: `at most ${MAX_LIST_LIMIT}, got ${limit}` });
+  }
+  const status = filter?.status;
+  const statuses = status === undefined ? undefined : typeof status === "string" ? [status] : [...status];
+  for (const value of statuses ?? []) {
+    if (!SESSION_STATUSES.includes(value)) {
+      throw new StoreArgumentError({ argument: "status", detail: `unknown status ${JSON.stringify(value)}` });
+    }
+  }
+  if (filter?.agent !== undefined && typeof filter.agent !== "string") {
+    throw new StoreArgumentError({ argument: "agent", detail: "expected a string" });
+  }
+  if (filter?.search !== undefined && typeof filter.search !== "string") {
+    throw new StoreArgumentError({ argument: "search", detail: "expected a string" });
+  }
+  return {
+    statuses,
+    agent: filter?.agent,
+    updatedAfterMs: toMs("updatedAfter", filter?.updatedAfter),
+    updatedBeforeMs: toMs("updatedBefore", filter?.updatedBefore),
+    search: filter?.search === undefined || filter.search === "" ? undefined : filter.search.toLowerCase(),
+    limit,
+    after: filter?.cursor === undefined ? undefined : decodeCursor(filter.cursor),
+  };
+}
+
+/** The opaque cursor for a position. */
+export function encodeCursor(position: ListPosition): string {
+  return Buffer.from(JSON.stringify([position.updatedAtMs, position.sessionId]), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string): ListPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
+      return { updatedAtMs: value[0] as number, sessionId: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw new StoreArgumentError({ argument: "cursor", detail: "not a cursor returned by list" });
+}
+
+function toMs(argument: string, value: Date | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new StoreArgumentError({ argument, detail: "expected a Date or ISO 8601 string" });
+  return ms;
+}
+
+/** Compares two sessions in listing order (newest-updated first, then session id descending by UTF-8 bytes). */
+export function compareListOrder(left: ListPosition, right: ListPosition): number {
+  if (left.updatedAtMs !== right.updatedAtMs) return right.updatedAtMs - left.updatedAtMs;
+  return Buffer.compare(Buffer.from(right.sessionId, "utf8"), Buffer.from(left.sessionId, "utf8"));
+}

@@ -1,0 +1,54 @@
+import { afterAll, afterEach, beforeEach, describe } from "vitest";
+import { defineAppendCases } from "./conformance/append-cases.js";
+import type { ConformanceContext } from "./conformance/conformance-context.js";
+import { defineForkCases } from "./conformance/fork-cases.js";
+import { defineListCases } from "./conformance/list-cases.js";
+import { definePayloadCases } from "./conformance/payload-cases.js";
+import { defineReadCases } from "./conformance/read-cases.js";
+import type { SessionStore } from "./session-store.js";
+
+/** What `runStoreConformance` needs to know about a backend. */
+export interface StoreConformanceOptions {
+  /** Names the suite (`"sqlite"`, `"postgres (group commit)"`). */
+  readonly name: string;
+  /** An open store holding no sessions, called before every test; the suite closes it after the test. */
+  readonly createStore: () => SessionStore | Promise<SessionStore>;
+  /** Runs once after the whole suite (drop a schema, remove a temp dir). */
+  readonly cleanup?: () => void | Promise<void>;
+}
+
+/**
+ * The behavioural contract of `SessionStore` as a vitest suite. Every backend's test file calls it
+ * with no skips, so every backend is held to the same behaviour. Import it from a test file only
+ * (it defines `describe`/`it` blocks).
+ *
+ * @example
+ * // my-store.test.ts
+ * import { runStoreConformance } from "nous/store-conformance";
+ * runStoreConformance({ name: "my store", createStore: () => new MyStore() });
+ */
+export function runStoreConformance(options: StoreConformanceOptions): void {
+  describe(`SessionStore conformance: ${options.name}`, () => {
+    let current: SessionStore | undefined;
+    const context: ConformanceContext = {
+      store: () => {
+        if (current === undefined) throw new Error("no store: createStore has not run");
+        return current;
+      },
+    };
+    beforeEach(async () => {
+      current = await options.createStore();
+    });
+    afterEach(async () => {
+      await current?.close();
+      current = undefined;
+    });
+    if (options.cleanup !== undefined) afterAll(options.cleanup);
+
+    defineAppendCases(context);
+    defineReadCases(context);
+    definePayloadCases(context);
+    defineListCases(context);
+    defineForkCases(context);
+  });
+}

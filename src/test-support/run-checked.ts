@@ -1,0 +1,46 @@
+import { expect } from "vitest";
+import type { Agent, RunArguments } from "../agent.js";
+import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
+import type { Prompt, RunResult } from "../runner/types.js";
+import { isSurfaceType } from "../session/events.js";
+import { projectDeps, projectMessages } from "../session/projections.js";
+
+/** Checks what every run must satisfy: deps and messages are the projections of the log, and no bookkeeping leaks into messages. */
+export function checkProjections<D extends object, O>(result: RunResult<O, D>, initialDeps: D): void {
+  expect(projectDeps(result.log, initialDeps)).toEqual(result.deps);
+  expect(projectMessages(result.log)).toEqual(result.messages);
+  const surfaceCount = result.log.filter((event) => isSurfaceType(event.type)).length;
+  expect(result.messages).toHaveLength(surfaceCount);
+  const seqs = result.log.map((event) => event.seq);
+  expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+}
+
+/** `agent.run` plus the projection checks. */
+export async function runChecked<D extends object, O>(
+  agent: Agent<D, O>,
+  prompt: Prompt,
+  ...args: RunArguments<D>
+): Promise<RunResult<O, D>> {
+  const result = await agent.run(prompt, ...args);
+  checkProjections(result, (args[0]?.deps ?? {}) as D);
+  return result;
+}
+
+/** `agent.stream` collected into an array, with the projection checks on the final result. */
+export async function streamChecked<D extends object, O>(
+  agent: Agent<D, O>,
+  prompt: Prompt,
+  ...args: RunArguments<D>
+): Promise<{ events: AgentStreamEvent<O, D>[]; result: RunResult<O, D> }> {
+  const events: AgentStreamEvent<O, D>[] = [];
+  for await (const event of agent.stream(prompt, ...args)) events.push(event);
+  const last = events.at(-1);
+  if (last?.type !== "run-end") throw new Error("the stream did not end with run-end");
+  checkProjections(last.result, (args[0]?.deps ?? {}) as D);
+  return { events, result: last.result };
+}
+
+/** The event types of a log, for compact assertions. */
+export function types(log: readonly { type: string }[]): string[] {
+  return log.map((event) => event.type);
+}

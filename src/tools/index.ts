@@ -1,0 +1,18 @@
+export {
+  type CompiledSchema,
+  compileSchema,
+  type InferSchema,
+  type SchemaInput,
+  type ValidationResult,
+} from "./schema.js";
+export {
+  type AnyTool,
+  checkToolName,
+  indexTools,
+  type NeedsApproval,
+  type Tool,
+  type ToolConfig,
+  type ToolReturn,
+  tool,
+  toToolDefinition,
+} from "./tool.js";
