@@ -1,36 +1,92 @@
 /**
- * The main job: a small, runnable tour of a context update and the session log.
+ * The main job: an agent with three tools runs on the built-in TestModel (no key, no network),
+ * or on the model named by NOUS_MODEL (for example NOUS_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY).
+ * It prints the streamed answer, the final deps and a short view of the session log.
+ *
  * Run: npm start
  */
-import { AgentContext, ContextUpdate, projectDeps, serializeLog } from "../src/index.js";
+import { z } from "zod";
+import { Agent, ContextUpdate, isSurfaceType, projectDeps, type RunContext, tool } from "../src/index.js";
 
-type Deps = { todos: { text: string; done: boolean }[]; settings: { theme: string; fontSize: number } };
+type Todo = { id: number; text: string; done: boolean };
+type Deps = { todos: Todo[]; preferences: { reminders: { channel: string; hour: number } } };
 
-const initial: Deps = { todos: [], settings: { theme: "light", fontSize: 14 } };
-let context = AgentContext.create({ deps: initial });
+const addTodo = tool({
+  name: "add_todo",
+  description: "Add an item to the user's todo list",
+  input: z.object({ text: z.string().min(1).describe("what to do") }),
+  execute: ({ text }, context: RunContext<Deps>) => {
+    const todo = { id: context.deps.todos.length + 1, text, done: false };
+    return {
+      result: { added: todo.id },
+      update: ContextUpdate.new<Deps>().append("todos", todo), // state change, folded into deps
+    };
+  },
+});
 
-context = context.addMessage({ role: "user", content: "Remind me to buy milk, and use the dark theme." });
+const setReminder = tool({
+  name: "set_reminder",
+  description: "Choose when and how to remind the user",
+  input: z.object({ channel: z.enum(["email", "sms"]), hour: z.number().int().min(0).max(23) }),
+  execute: ({ channel, hour }) => ({
+    result: `Reminders by ${channel} at ${hour}:00`,
+    update: ContextUpdate.new<Deps>()
+      .merge("preferences", { reminders: { channel, hour } }) // deep merge
+      .logEvent("audit", { action: "reminder_changed", channel }), // bookkeeping: never shown to the model
+  }),
+});
 
-// What a tool returns: operations on deps plus an audit record the model never sees.
-const update = ContextUpdate.new<Deps>()
-  .append("todos", { text: "buy milk", done: false })
-  .merge("settings", { theme: "dark" })
-  .logEvent("db_write", { table: "todos", rows: 1 });
-context = update.apply(context);
-context = context.addMessage({ role: "assistant", content: "Added 'buy milk' and switched to the dark theme." });
+const countOpen = tool({
+  name: "count_open",
+  description: "Count the open todo items",
+  input: z.object({}),
+  execute: (_args, context: RunContext<Deps>) => ({ open: context.deps.todos.filter((todo) => !todo.done).length }),
+});
 
-console.log("Deps after the update:");
-console.log(JSON.stringify(context.deps, null, 2));
-console.log("\nSession log (surface events become messages; bookkeeping does not):");
-for (const event of context.log.events) {
-  const kind = ["user_message", "assistant_message", "tool_result", "system_message"].includes(event.type)
-    ? "surface    "
-    : "bookkeeping";
-  console.log(`  #${event.seq} ${kind} ${event.type.padEnd(18)} ${JSON.stringify(event.data).slice(0, 70)}`);
-}
-console.log(`\nThe model sees ${context.messages.length} messages; the log holds ${context.log.length} events.`);
-const rebuilt = projectDeps(context.log, initial);
+const model = process.env.NOUS_MODEL ?? "test";
+const agent = new Agent<Deps>({
+  model,
+  name: "todo-keeper",
+  instructions: "You keep the user's todo list and reminder preferences. Use the tools, then confirm briefly.",
+  tools: [addTodo, setReminder, countOpen],
+});
+
+const initial: Deps = { todos: [], preferences: { reminders: { channel: "email", hour: 9 } } };
 console.log(
-  `Deps rebuilt from the log equal the live deps: ${JSON.stringify(rebuilt) === JSON.stringify(context.deps)}`,
+  `Model: ${model}${model === "test" ? " (the built-in TestModel; set NOUS_MODEL=provider:model to use a real one)" : ""}`,
 );
-console.log(`Serialized log: ${serializeLog(context.log).length} bytes of JSON (schemaVersion 1).`);
+console.log('Prompt: "Remind me to buy milk, by SMS in the morning."\n');
+
+let result: Awaited<ReturnType<typeof agent.run>> | undefined;
+for await (const event of agent.stream("Remind me to buy milk, by SMS in the morning.", { deps: initial })) {
+  switch (event.type) {
+    case "tool-call-end":
+      console.log(`  → ${event.toolName}(${JSON.stringify(event.args)})`);
+      break;
+    case "tool-result":
+      console.log(`  ← ${event.toolName}: ${JSON.stringify(event.result)}`);
+      break;
+    case "text-delta":
+      process.stdout.write(event.text);
+      break;
+    case "run-end":
+      result = event.result;
+      break;
+  }
+}
+if (result === undefined) throw new Error("the run ended without a result");
+
+console.log("\n\nFinal deps (initial deps + the fold of the recorded context updates):");
+console.log(JSON.stringify(result.deps, null, 2));
+console.log(`\nSession log: ${result.log.length} events, ${result.messages.length} of them messages the model sees`);
+for (const event of result.log) {
+  const kind = isSurfaceType(event.type) ? "surface    " : "bookkeeping";
+  console.log(
+    `  #${String(event.seq).padStart(2)} ${kind} ${event.type.padEnd(18)} ${JSON.stringify(event.data).slice(0, 60)}`,
+  );
+}
+const rebuilt = projectDeps(result.log, initial);
+console.log(`\nDeps rebuilt from the log equal the result: ${JSON.stringify(rebuilt) === JSON.stringify(result.deps)}`);
+console.log(
+  `Usage: ${result.usage.requests} model requests, ${result.usage.toolCalls} tool calls, ${result.usage.totalTokens} tokens`,
+);

@@ -76,7 +76,9 @@ describe("context updates through an agent run (the runner folds through toDeps 
     expect(recorded.map((event) => [event.type, event.data])).toEqual(
       expected.log.events.map((event) => [
         event.type,
-        event.type === "context_update" ? { ...(event.data as object), toolCallId: "call_0_0", toolName: "apply" } : event.data,
+        event.type === "context_update"
+          ? { ...(event.data as object), toolCallId: "call_0_0", toolName: "apply" }
+          : event.data,
       ]),
     );
     expect(JSON.stringify(result.messages)).not.toContain("db_write");
@@ -106,7 +108,10 @@ describe("context updates through an agent run (the runner folds through toDeps 
           }),
         );
         // One turn calling every tool, so parallel and sequential both fold in call order.
-        const model = new ScriptedModel([{ toolCalls: tools.map((item) => ({ name: item.name, args: {} })) }, { text: "ok" }]);
+        const model = new ScriptedModel([
+          { toolCalls: tools.map((item) => ({ name: item.name, args: {} })) },
+          { text: "ok" },
+        ]);
         const agent = new Agent({ model, tools, parallelToolCalls: parallel });
         const result = await runChecked(agent, "go", { deps: initial });
         // Each update is atomic: a failing one is skipped (and reported to the model), the rest apply in order.
@@ -121,7 +126,9 @@ describe("context updates through an agent run (the runner folds through toDeps 
         }
         expect(result.deps).toEqual(expected);
         if (allApplied) expect(result.deps).toEqual(ContextUpdate.fromOperations(batches.flat()).toDeps(initial));
-        const errors = result.log.filter((event) => event.type === "tool_result" && (event.data as { isError: boolean }).isError);
+        const errors = result.log.filter(
+          (event) => event.type === "tool_result" && (event.data as { isError: boolean }).isError,
+        );
         expect(errors.length === 0).toBe(allApplied);
       }),
       { numRuns: 300 },

@@ -47,7 +47,9 @@ describe("hooks", () => {
   it("preToolUse can deny with a reason the model sees", async () => {
     calls.length = 0;
     const model = scripted(5);
-    const hooks: AgentHooks<Record<string, unknown>> = { preToolUse: () => ({ type: "deny", reason: "outside business hours" }) };
+    const hooks: AgentHooks<Record<string, unknown>> = {
+      preToolUse: () => ({ type: "deny", reason: "outside business hours" }),
+    };
     await runChecked(new Agent({ model, tools: [transfer], hooks }), "go");
     expect(calls).toEqual([]);
     expect(lastToolMessage(model)).toMatchObject({ isError: true, result: "Tool call denied: outside business hours" });
@@ -68,10 +70,17 @@ describe("hooks", () => {
   it("an approval handler rejection reaches the model and the tool never runs", async () => {
     calls.length = 0;
     const model = scripted(500);
-    const agent = new Agent({ model, tools: [transfer], approvalHandler: () => ({ type: "reject", reason: "too much" }) });
+    const agent = new Agent({
+      model,
+      tools: [transfer],
+      approvalHandler: () => ({ type: "reject", reason: "too much" }),
+    });
     const result = await runChecked(agent, "go");
     expect(calls).toEqual([]);
-    expect(lastToolMessage(model)).toMatchObject({ isError: true, result: "The user rejected this tool call: too much" });
+    expect(lastToolMessage(model)).toMatchObject({
+      isError: true,
+      result: "The user rejected this tool call: too much",
+    });
     expect(types(result.log)).toContain("approval_requested");
     expect(result.log.find((event) => event.type === "approval_decided")?.data).toEqual({
       toolCallId: "t1",
@@ -99,7 +108,9 @@ describe("hooks", () => {
 
   it("without an approval handler the run stops with the pending approval in its log", async () => {
     calls.length = 0;
-    const error = await new Agent({ model: scripted(500), tools: [transfer] }).run("go").catch((caught: unknown) => caught);
+    const error = await new Agent({ model: scripted(500), tools: [transfer] })
+      .run("go")
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApprovalPendingError);
     const log = (error as ApprovalPendingError).log ?? [];
     expect(types(log).slice(-2)).toEqual(["approval_requested", "run_failed"]);

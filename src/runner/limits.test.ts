@@ -47,7 +47,9 @@ describe("limits and the run lifecycle in the log", () => {
     ["totalTokens", { totalTokens: 21 }, 2],
   ] as const)("usage limit %s ends the run with UsageLimitExceededError", async (limit, usageLimits, requests) => {
     const model = new ScriptedModel(loop(10));
-    const error = await new Agent({ model, tools: [ping] }).run("go", { usageLimits }).catch((caught: unknown) => caught);
+    const error = await new Agent({ model, tools: [ping] })
+      .run("go", { usageLimits })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageLimitExceededError);
     expect(error).toMatchObject({ limit, code: "usage_limit_exceeded", fault: "limit" });
     expect(model.requests).toHaveLength(requests);

@@ -35,9 +35,7 @@ describe("structured output", () => {
   });
 
   it("prompted mode: instructions carry the schema and JSON is extracted from the text", async () => {
-    const model = new ScriptedModel([
-      { text: "Sure! ```json\n{\"city\":\"Nice\",\"population\":340000}\n```" },
-    ]);
+    const model = new ScriptedModel([{ text: 'Sure! ```json\n{"city":"Nice","population":340000}\n```' }]);
     const agent = new Agent({ model, outputType: City, outputMode: "prompted", instructions: "Be exact." });
     const result = await runChecked(agent, "?");
     expect(result.output).toEqual({ city: "Nice", population: 340_000 });
@@ -47,13 +45,24 @@ describe("structured output", () => {
   });
 
   it("auto mode picks native when the model supports it, tool otherwise", async () => {
-    const native = new ScriptedModel([{ text: '{"city":"A","population":1}' }], { capabilities: { nativeOutput: true } });
-    expect((await new Agent({ model: native, outputType: City }).run("?")).output).toEqual({ city: "A", population: 1 });
-    expect(native.requests[0]?.output).toBeDefined();
-    const toolOnly = new ScriptedModel([{ toolCalls: [{ name: OUTPUT_TOOL_NAME, args: { city: "B", population: 2 } }] }], {
-      capabilities: { nativeOutput: false },
+    const native = new ScriptedModel([{ text: '{"city":"A","population":1}' }], {
+      capabilities: { nativeOutput: true },
     });
-    expect((await new Agent({ model: toolOnly, outputType: City }).run("?")).output).toEqual({ city: "B", population: 2 });
+    expect((await new Agent({ model: native, outputType: City }).run("?")).output).toEqual({
+      city: "A",
+      population: 1,
+    });
+    expect(native.requests[0]?.output).toBeDefined();
+    const toolOnly = new ScriptedModel(
+      [{ toolCalls: [{ name: OUTPUT_TOOL_NAME, args: { city: "B", population: 2 } }] }],
+      {
+        capabilities: { nativeOutput: false },
+      },
+    );
+    expect((await new Agent({ model: toolOnly, outputType: City }).run("?")).output).toEqual({
+      city: "B",
+      population: 2,
+    });
   });
 
   it("non-object schemas are wrapped for tool mode and unwrapped in the result", async () => {

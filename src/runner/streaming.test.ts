@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
-import { CancelledError } from "../errors/run-errors.js";
 import { StreamTruncatedError } from "../errors/provider-error.js";
+import { CancelledError } from "../errors/run-errors.js";
 import { MODEL_SPECIFICATION_VERSION, type Model } from "../models/model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { streamChecked } from "../test-support/run-checked.js";
@@ -114,7 +114,10 @@ describe("cancellation", () => {
     const elapsed = performance.now() - abortedAt;
     expect(error).toBeInstanceOf(CancelledError);
     expect(elapsed).toBeLessThan(100);
-    expect((error as CancelledError).log?.at(-1)).toMatchObject({ type: "run_failed", data: { error: { code: "cancelled" } } });
+    expect((error as CancelledError).log?.at(-1)).toMatchObject({
+      type: "run_failed",
+      data: { error: { code: "cancelled" } },
+    });
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
     const timersAfter = process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
     expect(timersAfter).toBeLessThanOrEqual(timersBefore);

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
-import { DefinitionError } from "../errors/user-errors.js";
 import { ToolRetriesExceededError, ToolRetryError } from "../errors/run-errors.js";
+import { DefinitionError } from "../errors/user-errors.js";
 import type { ModelRequest } from "../models/model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { ToolMessage } from "../session/messages.js";
@@ -30,7 +30,12 @@ function toolResults(request: ModelRequest | undefined): ToolMessage[] {
 describe("tool execution", () => {
   it("sequential: call N+1 sees the deps left by calls 1..N", async () => {
     const model = new ScriptedModel([
-      { toolCalls: [{ name: "record", args: { label: "a" } }, { name: "record", args: { label: "b" } }] },
+      {
+        toolCalls: [
+          { name: "record", args: { label: "a" } },
+          { name: "record", args: { label: "b" } },
+        ],
+      },
       { text: "done" },
     ]);
     const result = await runChecked(new Agent<Deps>({ model, tools: [recorder] }), "go", { deps: { seen: [] } });
@@ -53,7 +58,10 @@ describe("tool execution", () => {
         if (running > 1) overlapped = true;
         await new Promise((resolve) => setTimeout(resolve, delay));
         running -= 1;
-        return { result: { sawBefore: [...context.deps.seen] }, update: ContextUpdate.new<Deps>().append("seen", label) };
+        return {
+          result: { sawBefore: [...context.deps.seen] },
+          update: ContextUpdate.new<Deps>().append("seen", label),
+        };
       },
     });
     const model = new ScriptedModel([
@@ -73,13 +81,19 @@ describe("tool execution", () => {
       { sawBefore: ["x"] },
       { sawBefore: ["x"] },
     ]);
-    const order = result.log.filter((event) => event.type === "tool_result").map((event) => (event.data as { toolCallId: string }).toolCallId);
+    const order = result.log
+      .filter((event) => event.type === "tool_result")
+      .map((event) => (event.data as { toolCallId: string }).toolCallId);
     expect(order).toEqual(["call_0_0", "call_0_1"]);
   });
 
   it.each([
     ["invalid JSON arguments", { name: "record", args: '{"label": "a"' }, /not valid JSON/],
-    ["arguments failing the schema", { name: "record", args: { label: 42 } }, /Invalid arguments for tool "record".*label/],
+    [
+      "arguments failing the schema",
+      { name: "record", args: { label: 42 } },
+      /Invalid arguments for tool "record".*label/,
+    ],
     ["an unknown tool", { name: "nope", args: {} }, /Unknown tool "nope".*record/],
   ])("%s: the tool never runs, the model is told, and the run still succeeds", async (_name, badCall, problem) => {
     let runs = 0;
@@ -164,7 +178,10 @@ describe("tool execution", () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: "sleepy" }] }, { text: "moved on" }]);
     const result = await runChecked(new Agent({ model, tools: [sleepy] }), "go");
     expect(aborted).toBe(true);
-    expect(toolResults(model.requests[1])[0]).toMatchObject({ isError: true, result: 'Tool "sleepy" timed out after 20 ms' });
+    expect(toolResults(model.requests[1])[0]).toMatchObject({
+      isError: true,
+      result: 'Tool "sleepy" timed out after 20 ms',
+    });
     expect(result.output).toBe("moved on");
   });
 
@@ -183,7 +200,9 @@ describe("tool execution", () => {
   });
 
   it("validates tool names and rejects duplicates", () => {
-    expect(() => tool({ name: "has space", description: "", input: z.object({}), execute: () => 1 })).toThrow(DefinitionError);
+    expect(() => tool({ name: "has space", description: "", input: z.object({}), execute: () => 1 })).toThrow(
+      DefinitionError,
+    );
     const one = tool({ name: "one", description: "", input: z.object({}), execute: () => 1 });
     expect(() => new Agent({ model: "test", tools: [one, one] })).toThrow(/Duplicate tool name "one"/);
   });
@@ -196,7 +215,12 @@ describe("tool execution", () => {
       execute: (args) => (args as { a: number; b: number }).a + (args as { a: number; b: number }).b,
     });
     const model = new ScriptedModel([
-      { toolCalls: [{ name: "add", args: { a: 1 } }, { name: "add", args: { a: 1, b: 2 } }] },
+      {
+        toolCalls: [
+          { name: "add", args: { a: 1 } },
+          { name: "add", args: { a: 1, b: 2 } },
+        ],
+      },
       { text: "3" },
     ]);
     await runChecked(new Agent({ model, tools: [add] }), "go");
