@@ -74,7 +74,14 @@ describe("agent.stream", () => {
 
   it("a model stream that ends without finish is a typed truncation error and no tool runs", async () => {
     let ran = false;
-    const spy = tool({ name: "spy", description: "x", input: z.object({}), execute: () => (ran = true) });
+    const spy = tool({
+      name: "spy",
+      description: "x",
+      input: z.object({}),
+      execute: () => {
+        ran = true;
+      },
+    });
     const truncated: Model = {
       specificationVersion: MODEL_SPECIFICATION_VERSION,
       provider: "broken",

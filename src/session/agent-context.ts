@@ -124,11 +124,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
    * Records a deps change: `deps` must be the fold of `operations` over the current deps (which is
    * what `ContextUpdate.apply` passes). Appends one `context_update` event.
    */
-  withContextUpdate(
-    deps: D,
-    operations: readonly DepsOperation[],
-    source?: { toolCallId?: string; toolName?: string },
-  ): AgentContext<D> {
+  withContextUpdate(deps: D, operations: readonly DepsOperation[], source?: UpdateSource): AgentContext<D> {
     const next = this.#append("context_update", { ...source, operations });
     return new AgentContext({ ...next.#state, deps });
   }
