@@ -1,16 +1,53 @@
+import { SessionStateError } from "./errors/run-errors.js";
 import { DefinitionError } from "./errors/user-errors.js";
 import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/registry.js";
 import type { AgentStreamEvent } from "./runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "./runner/output-spec.js";
-import { runLoop } from "./runner/run-loop.js";
-import { RunState } from "./runner/run-state.js";
+import { analyzeResumePoint } from "./runner/resume-analysis.js";
+import { type RunStart, runLoop } from "./runner/run-loop.js";
+import { type InDoubtResolver, type RunPersistence, RunState } from "./runner/run-state.js";
 import type { AgentOptions, Prompt, RunOptions, RunResult } from "./runner/types.js";
 import { AgentContext } from "./session/agent-context.js";
+import { assertNoUnfinishedRun, defaultSessionStore, sessionContext, storePersistence } from "./session-runs.js";
+import type { SessionStore } from "./store/session-store.js";
 import { type AnyTool, indexTools } from "./tools/tool.js";
 
+/** Run options with a session: events are committed to `store` as the run goes. */
+export type SessionRunOptions<D extends object> = RunOptions<D> & {
+  /** Continue (or start) this session; its log is loaded and state deps are rebuilt from it. */
+  sessionId?: string;
+  /** Where the session lives (default: SQLite at `.nous/sessions.db`). */
+  store?: SessionStore;
+};
+
 /** `run`/`stream` take options; they are required only when the deps type has required keys. */
-export type RunArguments<D extends object> = {} extends D ? [options?: RunOptions<D>] : [options: RunOptions<D>];
+export type RunArguments<D extends object> = {} extends D
+  ? [options?: SessionRunOptions<D>]
+  : [options: SessionRunOptions<D>];
+
+/** Every option a run can take, as the run's internals read them. */
+interface AnyRunOptions<D extends object> {
+  deps?: D;
+  signal?: AbortSignal;
+  messageHistory?: RunOptions<D>["messageHistory"];
+  usageLimits?: RunOptions<D>["usageLimits"];
+  runId?: string;
+  sessionId?: string;
+  store?: SessionStore;
+  resolveInDoubt?: InDoubtResolver;
+}
+
+/** `resume` takes options; they are required only when the deps type has required keys. */
+export type ResumeArguments<D extends object> = {} extends D
+  ? [options?: ResumeOptions<D>]
+  : [options: ResumeOptions<D>];
+
+/** Options of `agent.resume`. Live deps are supplied again; state deps come back from the log. */
+export type ResumeOptions<D extends object> = Omit<SessionRunOptions<D>, "sessionId" | "runId" | "messageHistory"> & {
+  /** Settles a started call of a non-idempotent tool that has no recorded result. Without it, `ToolInDoubtError`. */
+  resolveInDoubt?: InDoubtResolver;
+};
 
 /**
  * An agent: a model, instructions, tools and an optional output type. Runs are independent; each
@@ -44,10 +81,21 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
 
   /** Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure. */
   async run(prompt: Prompt, ...[options]: RunArguments<D>): Promise<RunResult<O, D>> {
-    const events = this.#events(prompt, options, false);
-    let next = await events.next();
-    while (!next.done) next = await events.next();
-    return next.value;
+    const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
+    return drain(this.#events(start, options as AnyRunOptions<D> | undefined, false));
+  }
+
+  /**
+   * Continues a session's interrupted run from its log: after a crash, or once its pending
+   * approvals are decided. Calls with a recorded result never run again; a started call without
+   * one re-runs only if its tool is idempotent (see `resolveInDoubt`).
+   *
+   * @example
+   * const result = await agent.resume("u42", { store, deps: { db } });
+   */
+  async resume(sessionId: string, ...[options]: ResumeArguments<D>): Promise<RunResult<O, D>> {
+    const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
+    return drain(this.#events({ type: "resume", pending: undefined }, all, false));
   }
 
   /**
@@ -60,28 +108,47 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    * }
    */
   stream(prompt: Prompt, ...[options]: RunArguments<D>): AsyncIterable<AgentStreamEvent<O, D>> {
-    return { [Symbol.asyncIterator]: () => this.#streamEvents(prompt, options) };
+    const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
+    return { [Symbol.asyncIterator]: () => this.#streamEvents(start, options as AnyRunOptions<D> | undefined) };
   }
 
-  async *#streamEvents(prompt: Prompt, options: RunOptions<D> | undefined): AsyncGenerator<AgentStreamEvent<O, D>> {
-    const result = yield* this.#events(prompt, options, true);
+  async *#streamEvents(start: RunStart, options: AnyRunOptions<D> | undefined): AsyncGenerator<AgentStreamEvent<O, D>> {
+    const result = yield* this.#events(start, options, true);
     yield { type: "run-end", result };
   }
 
-  #events(
-    prompt: Prompt,
-    options: RunOptions<D> | undefined,
+  async *#events(
+    start: RunStart,
+    options: AnyRunOptions<D> | undefined,
     streaming: boolean,
   ): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
     const agent = this.#options;
-    const context = AgentContext.create<D>({
-      deps: (options?.deps ?? {}) as D,
-      name: agent.name,
-      now: agent.now,
-    });
+    const deps = (options?.deps ?? {}) as D;
+    const sessionId = options?.sessionId;
+    let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now });
+    let persistence: RunPersistence | undefined;
+    let runId = options?.runId ?? crypto.randomUUID();
+    let resumePoint: ReturnType<typeof analyzeResumePoint>;
+    if (sessionId !== undefined) {
+      const store = options?.store ?? (await defaultSessionStore());
+      const events = await store.read(sessionId);
+      if (start.type === "prompt") assertNoUnfinishedRun(events, sessionId);
+      else {
+        resumePoint = analyzeResumePoint(events);
+        if (resumePoint === undefined || resumePoint.finished) {
+          throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
+        }
+        runId = resumePoint.runId;
+        start = { type: "resume", pending: resumePoint.pending };
+      }
+      context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+      persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0);
+    } else if (start.type === "resume") {
+      throw new SessionStateError({ message: "resume needs a sessionId" });
+    }
     const state = new RunState<D, O>(
       {
-        runId: options?.runId ?? crypto.randomUUID(),
+        runId,
         model: this.model,
         tools: this.#tools,
         output: this.#output,
@@ -92,9 +159,23 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         outputRetries: agent.outputRetries ?? 2,
         streaming,
         signal: options?.signal,
+        persistence,
+        sessionId,
+        resolveInDoubt: options?.resolveInDoubt,
       },
       context,
     );
-    return runLoop(state, prompt, options?.messageHistory ?? []);
+    if (resumePoint !== undefined) {
+      state.resume = resumePoint.resume;
+      state.iteration = resumePoint.iteration;
+      state.usage = resumePoint.usage;
+    }
+    return yield* runLoop(state, start);
   }
+}
+
+async function drain<T>(events: AsyncGenerator<unknown, T>): Promise<T> {
+  let next = await events.next();
+  while (!next.done) next = await events.next();
+  return next.value;
 }

@@ -49,6 +49,8 @@ export interface UpdatableContext<D, Self> {
 export interface UpdateSource {
   readonly toolCallId?: string;
   readonly toolName?: string;
+  /** "initial" marks the state deps a session started with; absent for tool updates. */
+  readonly origin?: "initial";
 }
 
 /** What `applyToRunContext` needs from a run context. */

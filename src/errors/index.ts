@@ -14,8 +14,6 @@ export {
   RateLimitError,
   StreamTruncatedError,
 } from "./provider-error.js";
-export { SessionLogFormatError } from "./session-log-format-error.js";
-export { DefinitionError, UnknownModelError } from "./user-errors.js";
 export {
   ApprovalPendingError,
   CancelledError,
@@ -23,8 +21,13 @@ export {
   MaxIterationsExceededError,
   ModelBehaviorError,
   OutputValidationError,
+  type PendingToolCall,
+  SessionStateError,
+  ToolInDoubtError,
   ToolRetriesExceededError,
   ToolRetryError,
-  type UsageLimitName,
   UsageLimitExceededError,
+  type UsageLimitName,
 } from "./run-errors.js";
+export { SessionLogFormatError } from "./session-log-format-error.js";
+export { DefinitionError, UnknownModelError } from "./user-errors.js";

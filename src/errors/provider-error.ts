@@ -88,3 +88,23 @@ export class ProviderConfigurationError extends ProviderError {
   readonly code = "provider_configuration";
   readonly retryable = false;
 }
+
+/**
+ * Every model of a fallback chain failed with a provider error. `errors` holds each model's error
+ * in chain order; the chain is `retryable` when every one of them was.
+ */
+export class AllModelsFailedError extends ProviderError {
+  readonly code = "all_models_failed";
+  readonly retryable: boolean;
+  readonly errors: readonly ProviderError[];
+
+  constructor(fields: Omit<ProviderErrorFields, "message"> & { errors: readonly ProviderError[] }) {
+    super({
+      ...fields,
+      message: `all ${fields.errors.length} models failed: ${fields.errors.map((error) => error.message).join("; ")}`,
+      cause: fields.errors.at(-1),
+    });
+    this.errors = fields.errors;
+    this.retryable = fields.errors.length > 0 && fields.errors.every((error) => error.retryable);
+  }
+}

@@ -90,17 +90,46 @@ export class ToolRetryError extends NousError {
   }
 }
 
-/** A tool call needs approval and the run has no approval handler; the pending approval is in the log. */
-export class ApprovalPendingError extends UserError {
-  readonly code = "approval_pending";
+/** A tool call waiting for a decision. */
+export interface PendingToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
+  readonly args: unknown;
+}
 
-  constructor(fields: { toolCallId: string; toolName: string }) {
+/**
+ * The run paused: tool calls need approval and the run has no approval handler. The requests are
+ * in the log (`approval_requested`); decide them and resume the session.
+ */
+export class ApprovalPendingError extends UserError {
+  readonly code = "approval_pending";
+  readonly pending: readonly PendingToolCall[];
+
+  constructor(pending: readonly PendingToolCall[]) {
     super({
-      message: `Tool call ${fields.toolCallId} (${fields.toolName}) needs approval and no approvalHandler was given`,
+      message: `The run is waiting for approval of ${pending.map((call) => `${call.toolName} (${call.toolCallId})`).join(", ")}`,
     });
-    this.toolCallId = fields.toolCallId;
-    this.toolName = fields.toolName;
+    this.pending = pending;
   }
+}
+
+/**
+ * A resumed run found a tool call that was started but has no recorded result, and the tool is not
+ * idempotent: it may or may not have had its effect. Settle it with `resolveInDoubt` and resume.
+ */
+export class ToolInDoubtError extends UserError {
+  readonly code = "tool_in_doubt";
+  readonly call: PendingToolCall;
+
+  constructor(call: PendingToolCall) {
+    super({
+      message: `Tool call ${call.toolCallId} (${call.toolName}) was started before the interruption and has no result; it is not idempotent, so it is not run again without a decision`,
+    });
+    this.call = call;
+  }
+}
+
+/** `run` on a session whose last run did not finish (resume it instead), or `resume` with nothing to resume. */
+export class SessionStateError extends UserError {
+  readonly code = "session_state";
 }

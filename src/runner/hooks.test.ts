@@ -113,7 +113,10 @@ describe("hooks", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApprovalPendingError);
     const log = (error as ApprovalPendingError).log ?? [];
-    expect(types(log).slice(-2)).toEqual(["approval_requested", "run_failed"]);
+    expect(types(log).at(-1)).toBe("approval_requested");
+    expect((error as ApprovalPendingError).pending).toEqual([
+      { toolCallId: "t1", toolName: "transfer", args: { amount: 500 } },
+    ]);
     expect(calls).toEqual([]);
   });
 });

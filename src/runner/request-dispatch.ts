@@ -49,6 +49,7 @@ export async function* dispatchRequest<D extends object, O>(
     latencyMs,
   });
   state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });
+  await state.commit();
   checkTokenLimits(state);
   return response;
 }

@@ -1,5 +1,6 @@
 import { NousError } from "../errors/nous-error.js";
-import { modelName } from "../models/model.js";
+import { ApprovalPendingError } from "../errors/run-errors.js";
+import { type ModelResponse, modelName } from "../models/model.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
@@ -9,6 +10,11 @@ import type { RunState } from "./run-state.js";
 import { resolveStep } from "./step-resolution.js";
 import type { Prompt, RunResult } from "./types.js";
 
+/** How a run begins: a new prompt, or the continuation of an interrupted run. */
+export type RunStart =
+  | { readonly type: "prompt"; readonly prompt: Prompt; readonly history: readonly MessageInput[] }
+  | { readonly type: "resume"; readonly pending: ModelResponse | undefined };
+
 /**
  * The agent loop: ask the model, resolve the step (run tools, accept a final answer, or ask again),
  * repeat. Yields stream events; returns the run's result. Every failure is recorded as `run_failed`
@@ -16,33 +22,41 @@ import type { Prompt, RunResult } from "./types.js";
  */
 export async function* runLoop<D extends object, O>(
   state: RunState<D, O>,
-  prompt: Prompt,
-  history: readonly MessageInput[],
+  start: RunStart,
 ): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
   const { runId, hooks, model, signal, options } = state.config;
   try {
-    state.record("run_started", { runId, agent: options.name, model: modelName(model) });
+    if (start.type === "prompt") {
+      state.record("run_started", { runId, agent: options.name, model: modelName(model) });
+    } else {
+      state.record("run_resumed", { runId });
+    }
+    await state.commit();
     yield { type: "run-start", runId };
     await hooks.sessionStart?.({ runId, context: state.runContext() });
-    for (const message of history) state.context = state.context.addMessage(message);
-    state.context = state.context.addMessage({ role: "user", content: prompt });
+    if (start.type === "prompt") {
+      for (const message of start.history) state.context = state.context.addMessage(message);
+      state.context = state.context.addMessage({ role: "user", content: start.prompt });
+      await state.commit();
+    } else if (start.pending !== undefined) {
+      const step = yield* resolveStep(state, start.pending);
+      await state.commit();
+      if (step.type === "final") return yield* finish(state, step.output);
+    }
     while (true) {
       throwIfAborted(signal);
       yield { type: "step-start", iteration: state.iteration };
       const request = await assembleRequest(state);
       const response = yield* dispatchRequest(state, request);
       const step = yield* resolveStep(state, response);
+      await state.commit();
       yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
       state.iteration += 1;
       switch (step.type) {
         case "run-again":
           continue;
-        case "final": {
-          state.record("run_completed", { runId, output: step.output });
-          const result = toResult(state, step.output);
-          await hooks.sessionEnd?.({ runId, output: step.output });
-          return result;
-        }
+        case "final":
+          return yield* finish(state, step.output);
         default: {
           const unhandled: never = step;
           throw new TypeError(`unknown step ${JSON.stringify(unhandled)}`);
@@ -50,13 +64,30 @@ export async function* runLoop<D extends object, O>(
       }
     }
   } catch (error) {
-    const code = NousError.isInstance(error) ? error.code : "unexpected_error";
-    const message = error instanceof Error ? error.message : String(error);
-    state.record("run_failed", { runId, error: { code, message } });
+    // A run waiting for approval is paused, not failed: its log ends with the requests.
+    if (!(error instanceof ApprovalPendingError)) {
+      const code = NousError.isInstance(error) ? error.code : "unexpected_error";
+      const message = error instanceof Error ? error.message : String(error);
+      state.record("run_failed", { runId, error: { code, message } });
+      await state.commit().catch(() => {});
+    }
     if (NousError.isInstance(error)) error.log = state.context.log.events;
     await hooks.sessionEnd?.({ runId, error });
     throw error;
   }
+}
+
+// biome-ignore lint/correctness/useYield: a generator so that the loop can `return yield*` it
+async function* finish<D extends object, O>(
+  state: RunState<D, O>,
+  output: O,
+): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
+  const { runId, hooks } = state.config;
+  state.record("run_completed", { runId, output });
+  await state.commit();
+  const result = toResult(state, output);
+  await hooks.sessionEnd?.({ runId, output });
+  return result;
 }
 
 function toResult<D extends object, O>(state: RunState<D, O>, output: O): RunResult<O, D> {

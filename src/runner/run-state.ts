@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import type { ContextUpdate } from "../context/context-update.js";
 import type { Model } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
+import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -20,6 +22,37 @@ export interface RunConfig<D extends object, O> {
   readonly outputRetries: number;
   readonly streaming: boolean;
   readonly signal: AbortSignal | undefined;
+  /** Where events are committed as the run goes; absent for a run without a session store. */
+  readonly persistence: RunPersistence | undefined;
+  readonly sessionId: string | undefined;
+  /** Settles in-doubt calls of non-idempotent tools on resume; without it they stop the run. */
+  readonly resolveInDoubt: InDoubtResolver | undefined;
+}
+
+/** What to do with a call that may or may not have run: run it again, or record a result for it. */
+export type InDoubtDecision =
+  | { readonly type: "rerun" }
+  | { readonly type: "result"; readonly result: unknown; readonly isError?: boolean };
+
+export type InDoubtResolver = (call: {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+}) => InDoubtDecision | Promise<InDoubtDecision>;
+
+/** Commits new events durably, in order; resolves only once they are committed. */
+export interface RunPersistence {
+  commit(events: readonly SessionEvent[]): Promise<void>;
+}
+
+/** What a resumed run already knows about the tool calls of its last turn. */
+export interface ResumeInfo {
+  /** Calls whose intent was recorded but whose result was not: they may or may not have run. */
+  readonly inDoubt: ReadonlySet<string>;
+  /** Approval decisions already recorded, by tool-call id. */
+  readonly decided: ReadonlyMap<string, { approved: boolean; args?: unknown; reason?: string }>;
+  /** Approvals requested and not yet decided. */
+  readonly pending: ReadonlySet<string>;
 }
 
 /**
@@ -32,6 +65,8 @@ export class RunState<D extends object, O> {
   iteration = 0;
   outputFailures = 0;
   readonly toolFailures = new Map<string, number>();
+  resume: ResumeInfo | undefined;
+  #committed: number;
 
   constructor(
     readonly config: RunConfig<D, O>,
@@ -39,6 +74,17 @@ export class RunState<D extends object, O> {
   ) {
     this.context = context;
     this.usage = context.usage;
+    this.#committed = context.log.length;
+  }
+
+  /** Commits every event recorded since the last commit (a no-op without persistence). */
+  async commit(): Promise<void> {
+    const log = this.context.log;
+    if (this.config.persistence === undefined || log.length === this.#committed) return;
+    const events: SessionEvent[] = [];
+    for (let index = this.#committed; index < log.length; index++) events.push(log.at(index) as SessionEvent);
+    await this.config.persistence.commit(events);
+    this.#committed = log.length;
   }
 
   /** Records a bookkeeping event. */
@@ -61,6 +107,14 @@ export class RunState<D extends object, O> {
       toolCallId: call?.toolCallId,
       toolName: call?.toolName,
       runId: this.config.runId,
+      sessionId: this.config.sessionId,
+      idempotencyKey: call ? this.idempotencyKey(call.toolCallId) : undefined,
     });
+  }
+
+  /** A key that stays the same for one tool call across retries, crashes and resumes. */
+  idempotencyKey(toolCallId: string): string {
+    const source = `${this.config.sessionId ?? ""}\u0000${this.config.runId}\u0000${toolCallId}`;
+    return createHash("sha256").update(source).digest("hex").slice(0, 32);
   }
 }

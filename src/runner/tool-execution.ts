@@ -1,10 +1,17 @@
 import { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
 import { CancelledError, ToolRetryError } from "../errors/run-errors.js";
+import { findNonJson } from "../session/json-value.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { RunState } from "./run-state.js";
-import { failure, type PreparedCall, prepareToolCall, type ToolCallPart } from "./tool-preparation.js";
+import {
+  failure,
+  type PreparedCall,
+  prepareToolCall,
+  requestApprovals,
+  type ToolCallPart,
+} from "./tool-preparation.js";
 
 interface Outcome<D extends object> {
   result: unknown;
@@ -21,6 +28,7 @@ export async function* executeToolCalls<D extends object, O>(
   state: RunState<D, O>,
   calls: readonly ToolCallPart[],
 ): AsyncGenerator<AgentStreamEvent<O, D>> {
+  await requestApprovals(state, calls);
   if (!state.config.options.parallelToolCalls) {
     for (const call of calls) {
       const prepared = await prepareToolCall(state, call);
@@ -86,6 +94,18 @@ async function* settle<D extends object, O>(
   const hook = state.config.hooks.postToolUse;
   const replaced = hook ? await hook({ ...identity, args, result, isError }, state.runContext(identity)) : undefined;
   if (replaced) result = replaced.result;
+  const persisted = state.config.persistence !== undefined;
+  const notJson = persisted ? findNonJson(result) : undefined;
+  if (notJson !== undefined) {
+    result = `Tool "${call.toolName}" returned a result that is not JSON data at ${notJson}; it cannot be recorded`;
+    isError = true;
+  }
+  const badUpdate =
+    persisted && outcome.update !== undefined && !isError ? findNonJson(outcome.update.operations()) : undefined;
+  if (badUpdate !== undefined) {
+    result = `Tool "${call.toolName}" returned a context update with a value that is not JSON data (${badUpdate.replace("$", "operations")}); nothing was applied`;
+    isError = true;
+  }
   if (outcome.update !== undefined && !isError) {
     try {
       state.applyUpdate(outcome.update, identity);
@@ -98,5 +118,6 @@ async function* settle<D extends object, O>(
     }
   }
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
+  await state.commit();
   yield { type: "tool-result", ...identity, result, isError };
 }

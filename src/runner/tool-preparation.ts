@@ -1,17 +1,23 @@
-import { ApprovalPendingError, ToolRetriesExceededError } from "../errors/run-errors.js";
+import {
+  ApprovalPendingError,
+  type PendingToolCall,
+  ToolInDoubtError,
+  ToolRetriesExceededError,
+} from "../errors/run-errors.js";
 import type { ResponsePart } from "../models/model.js";
 import { addUsage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { RunState } from "./run-state.js";
 import { checkToolCallLimit } from "./stop-rules.js";
 import { parseArgs } from "./tool-arguments.js";
+import type { ApprovalDecision } from "./types.js";
 
 export type ToolCallPart = Extract<ResponsePart, { type: "tool-call" }>;
 
-/** A result the model sees without the tool running (unknown tool, bad arguments, denied, rejected). */
+/** A result the model sees without the tool running (unknown tool, bad arguments, denied, rejected, settled). */
 export interface ImmediateOutcome {
-  readonly result: string;
-  readonly isError: true;
+  readonly result: unknown;
+  readonly isError: boolean;
 }
 
 /** A call that passed every check and may run, or the reason it may not. */
@@ -40,6 +46,17 @@ export async function prepareToolCall<D extends object, O>(
   if (typeof args === "string") return skip(args);
 
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
+  let rerun = false;
+  if (state.resume?.inDoubt.has(call.toolCallId)) {
+    if (!tool.idempotent) {
+      const settled = await state.config.resolveInDoubt?.({ ...identity, args: args.value });
+      if (settled === undefined) throw new ToolInDoubtError({ ...identity, args: args.value });
+      if (settled.type === "result") {
+        return { type: "skip", call, outcome: { result: settled.result, isError: settled.isError ?? false } };
+      }
+    }
+    rerun = true;
+  }
   const decision = await hooks.preToolUse?.({ ...identity, args: args.value }, state.runContext(identity));
   if (decision?.type === "deny") return skip(`Tool call denied: ${decision.reason}`);
   if (decision?.type === "modify") {
@@ -51,33 +68,83 @@ export async function prepareToolCall<D extends object, O>(
     typeof tool.needsApproval === "function"
       ? await tool.needsApproval(args.value, state.runContext(identity))
       : tool.needsApproval;
-  if (needsApproval) {
-    state.record("approval_requested", { ...identity, args: args.value });
-    if (options.approvalHandler === undefined) throw new ApprovalPendingError(identity);
-    const answer = await options.approvalHandler({ ...identity, args: args.value }, state.runContext(identity));
-    switch (answer.type) {
-      case "approve":
-        state.record("approval_decided", { toolCallId: call.toolCallId, approved: true });
-        break;
-      case "reject":
-        state.record("approval_decided", { toolCallId: call.toolCallId, approved: false, reason: answer.reason });
-        return skip(`The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`);
-      case "edit":
-        state.record("approval_decided", { toolCallId: call.toolCallId, approved: true, args: answer.args });
-        args = await validate(state, tool, answer.args);
-        if (typeof args === "string") return skip(args);
-        break;
-      default: {
-        const unhandled: never = answer;
-        throw new TypeError(`unknown approval decision ${JSON.stringify(unhandled)}`);
+  if (needsApproval && !rerun) {
+    const recorded = state.resume?.decided.get(call.toolCallId);
+    let answer: { approved: boolean; args?: unknown; reason?: string };
+    if (recorded !== undefined) {
+      answer = recorded;
+    } else {
+      state.record("approval_requested", { ...identity, args: args.value });
+      if (options.approvalHandler === undefined) {
+        await state.commit();
+        throw new ApprovalPendingError([{ ...identity, args: args.value }]);
       }
+      const given = await options.approvalHandler({ ...identity, args: args.value }, state.runContext(identity));
+      answer = toDecision(given);
+      state.record("approval_decided", { toolCallId: call.toolCallId, ...answer });
+    }
+    if (!answer.approved) return skip(`The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`);
+    if (answer.args !== undefined) {
+      args = await validate(state, tool, answer.args);
+      if (typeof args === "string") return skip(args);
     }
   }
 
   checkToolCallLimit(state);
   state.usage = addUsage(state.usage, { toolCalls: 1 });
-  state.record("tool_call", { ...identity, args: args.value });
+  state.record("tool_call", rerun ? { ...identity, args: args.value, rerun } : { ...identity, args: args.value });
+  await state.commit();
   return { type: "run", call, tool, args: args.value };
+}
+
+function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknown; reason?: string } {
+  switch (given.type) {
+    case "approve":
+      return { approved: true };
+    case "reject":
+      return given.reason === undefined ? { approved: false } : { approved: false, reason: given.reason };
+    case "edit":
+      return { approved: true, args: given.args };
+    default: {
+      const unhandled: never = given;
+      throw new TypeError(`unknown approval decision ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/**
+ * Without an approval handler, a turn's calls that need approval are all requested up front (several
+ * per turn are fine), committed, and the run pauses with `ApprovalPendingError` before any call of
+ * the turn runs. Calls already decided (on resume) pass; calls still pending pause the run again.
+ */
+export async function requestApprovals<D extends object, O>(
+  state: RunState<D, O>,
+  calls: readonly ToolCallPart[],
+): Promise<void> {
+  if (state.config.options.approvalHandler !== undefined) return;
+  const pending: PendingToolCall[] = [];
+  for (const call of calls) {
+    const tool = state.config.tools.get(call.toolName);
+    if (tool === undefined || tool.needsApproval === false || state.resume?.decided.has(call.toolCallId)) continue;
+    if (state.resume?.inDoubt.has(call.toolCallId)) continue;
+    const parsed = parseArgs(call.argsText);
+    const checked = parsed.ok ? await tool.schema.validate(parsed.value) : parsed;
+    if (!checked.ok) continue;
+    const identity = { toolCallId: call.toolCallId, toolName: tool.name };
+    const needs =
+      typeof tool.needsApproval === "function"
+        ? await tool.needsApproval(checked.value, state.runContext(identity))
+        : tool.needsApproval;
+    if (!needs) continue;
+    if (!state.resume?.pending.has(call.toolCallId)) {
+      state.record("approval_requested", { ...identity, args: checked.value });
+    }
+    pending.push({ ...identity, args: checked.value });
+  }
+  if (pending.length > 0) {
+    await state.commit();
+    throw new ApprovalPendingError(pending);
+  }
 }
 
 async function validate<D extends object, O>(

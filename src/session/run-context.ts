@@ -9,6 +9,8 @@ export interface RunContextOptions<D> {
   toolName?: string;
   runId?: string;
   sessionId?: string;
+  /** Stable across retries and resumes of one tool call: derived from session, run and call id. */
+  idempotencyKey?: string;
 }
 
 const neverAborted = new AbortController().signal;
@@ -30,6 +32,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
   readonly toolName: string | undefined;
   readonly runId: string | undefined;
   readonly sessionId: string | undefined;
+  readonly idempotencyKey: string | undefined;
 
   private constructor(options: RunContextOptions<D>) {
     this.deps = options.deps;
@@ -40,6 +43,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
     this.toolName = options.toolName;
     this.runId = options.runId;
     this.sessionId = options.sessionId;
+    this.idempotencyKey = options.idempotencyKey;
     Object.freeze(this);
   }
 
@@ -62,6 +66,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
       toolName: this.toolName,
       runId: this.runId,
       sessionId: this.sessionId,
+      idempotencyKey: this.idempotencyKey,
     };
   }
 }

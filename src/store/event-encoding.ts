@@ -31,16 +31,15 @@ const lossyBuiltins: readonly [new (...args: never[]) => object, string][] = [
  * encodeEvent({ seq: 1, at, type: "audit", data: { ok: true } }).data; // '{"ok":true}'
  */
 export function encodeEvent(event: SessionEvent): EncodedEvent {
-  const fail = (path: string, detail: string): never => {
-    throw new EventNotSerializableError({ eventType: event.type, seq: event.seq, path, detail });
-  };
-  if (event.data === undefined) fail("data", "is undefined");
+  const fail = (path: string, detail: string): Error =>
+    new EventNotSerializableError({ eventType: event.type, seq: event.seq, path, detail });
+  if (event.data === undefined) throw fail("data", "is undefined");
   let text: string;
   try {
     checkValue(event.data, "data", new Set(), fail);
     text = JSON.stringify(event.data);
   } catch (error) {
-    if (error instanceof RangeError) fail("data", "is nested too deeply to serialize");
+    if (error instanceof RangeError) throw fail("data", "is nested too deeply to serialize");
     throw error;
   }
   return { seq: event.seq, at: event.at, type: event.type, runId: event.runId ?? null, data: text };
@@ -68,27 +67,28 @@ function checkValue(
   value: unknown,
   path: string,
   ancestors: Set<object>,
-  fail: (path: string, detail: string) => never,
+  fail: (path: string, detail: string) => Error,
 ): void {
   switch (typeof value) {
     case "string":
     case "boolean":
       return;
     case "number":
-      if (!Number.isFinite(value)) fail(path, `${value} is not JSON-serializable (it would become null)`);
+      if (!Number.isFinite(value)) throw fail(path, `${value} is not JSON-serializable (it would become null)`);
       return;
     case "bigint":
-      return fail(path, "a bigint is not JSON-serializable");
+      throw fail(path, "a bigint is not JSON-serializable");
     case "symbol":
-      return fail(path, "a symbol is not JSON-serializable");
+      throw fail(path, "a symbol is not JSON-serializable");
     case "function":
-      return fail(path, "a function is not JSON-serializable");
+      throw fail(path, "a function is not JSON-serializable");
     case "undefined":
-      return fail(path, "undefined is not JSON-serializable here (it would become null)");
+      throw fail(path, "undefined is not JSON-serializable here (it would become null)");
     case "object":
-      return checkObject(value, path, ancestors, fail);
+      checkObject(value, path, ancestors, fail);
+      return;
     default:
-      return fail(path, `a ${typeof value} is not JSON-serializable`);
+      throw fail(path, `a ${typeof value} is not JSON-serializable`);
   }
 }
 
@@ -96,10 +96,10 @@ function checkObject(
   value: object | null,
   path: string,
   ancestors: Set<object>,
-  fail: (path: string, detail: string) => never,
+  fail: (path: string, detail: string) => Error,
 ): void {
   if (value === null) return;
-  if (ancestors.has(value)) fail(path, "is a cycle (the value contains itself)");
+  if (ancestors.has(value)) throw fail(path, "is a cycle (the value contains itself)");
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") {
     ancestors.add(value);
@@ -108,9 +108,9 @@ function checkObject(
     return;
   }
   for (const [type, name] of lossyBuiltins) {
-    if (value instanceof type) fail(path, `${name} is not JSON-serializable (it would become {})`);
+    if (value instanceof type) throw fail(path, `${name} is not JSON-serializable (it would become {})`);
   }
-  if (ArrayBuffer.isView(value)) fail(path, "a typed array is not JSON-serializable");
+  if (ArrayBuffer.isView(value)) throw fail(path, "a typed array is not JSON-serializable");
   ancestors.add(value);
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) checkValue(value[index], `${path}[${index}]`, ancestors, fail);

@@ -46,11 +46,14 @@ export function buildListQuery(
   const conditions: string[] = [];
   if (criteria.statuses !== undefined) {
     conditions.push(
-      criteria.statuses.length === 0 ? "FALSE" : `status IN (${criteria.statuses.map((status) => bind(status)).join(", ")})`,
+      criteria.statuses.length === 0
+        ? "FALSE"
+        : `status IN (${criteria.statuses.map((status) => bind(status)).join(", ")})`,
     );
   }
   if (criteria.agent !== undefined) conditions.push(`agent = ${bind(criteria.agent)}`);
-  if (criteria.updatedAfterMs !== undefined) conditions.push(`updated_at > ${bind(dialect.time(criteria.updatedAfterMs))}`);
+  if (criteria.updatedAfterMs !== undefined)
+    conditions.push(`updated_at > ${bind(dialect.time(criteria.updatedAfterMs))}`);
   if (criteria.updatedBeforeMs !== undefined) {
     conditions.push(`updated_at < ${bind(dialect.time(criteria.updatedBeforeMs))}`);
   }

@@ -8,6 +8,7 @@ import {
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { applyLifecycle, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, type LifecycleState, searchTextOf, statusOf } from "./session-status.js";
 import type {
   AppendOptions,
@@ -19,7 +20,6 @@ import type {
   SessionSummary,
 } from "./session-store.js";
 import { toSummary } from "./session-summary.js";
-import { applyLifecycle, prepareAppendItem } from "./prepared-append.js";
 import {
   checkIdentifier,
   checkInteger,

@@ -34,7 +34,12 @@ export function prepareAppendItem(
   };
 }
 
-/** Folds the append's lifecycle events into `state`. */
+/**
+ * Folds the append's lifecycle events into `state`.
+ *
+ * @example
+ * const next = applyLifecycle(INITIAL_LIFECYCLE, prepareAppendItem("s1", events, { expectedLastSeq: 0 }));
+ */
 export function applyLifecycle(state: LifecycleState, append: PreparedAppend): LifecycleState {
   let next = state;
   for (const event of append.lifecycleEvents) next = foldLifecycle(next, event);

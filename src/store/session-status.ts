@@ -71,7 +71,12 @@ export function foldLifecycle(state: LifecycleState, event: { readonly type: str
   }
 }
 
-/** Whether an event of this type can change the lifecycle state (stores skip decoding the others). */
+/**
+ * Whether an event of this type can change the lifecycle state (stores skip decoding the others).
+ *
+ * @example
+ * isLifecycleType("run_started"); // true
+ */
 export function isLifecycleType(type: string): boolean {
   return lifecycleTypes.has(type);
 }
@@ -89,6 +94,9 @@ export function statusOf(state: LifecycleState): SessionStatus {
 /**
  * The text `list({ search })` matches: session id, agent and model, lower-cased. Stored as a
  * column so every backend matches the same way.
+ *
+ * @example
+ * searchTextOf("S1", { ...INITIAL_LIFECYCLE, agent: "Support" }); // "s1\nsupport\n"
  */
 export function searchTextOf(sessionId: string, state: LifecycleState): string {
   return [sessionId, state.agent ?? "", state.model ?? ""].join("\n").toLowerCase();

@@ -13,12 +13,22 @@ const sqliteDialect: ListQueryDialect = {
   contains: (column, needle) => `instr(${column}, ${needle}) > 0`,
 };
 
-/** The list query in SQLite's dialect. */
+/**
+ * The list query in SQLite's dialect.
+ *
+ * @example
+ * const { sql, parameters } = buildSqliteListQuery(normalizeList({ limit: 10 }));
+ */
 export function buildSqliteListQuery(criteria: NormalizedListFilter): { sql: string; parameters: unknown[] } {
   return buildListQuery(criteria, sqliteDialect);
 }
 
-/** The summary of a SQLite sessions row. */
+/**
+ * The summary of a SQLite sessions row.
+ *
+ * @example
+ * rows.map(summaryOfRow);
+ */
 export function summaryOfRow(row: SessionRow): SessionSummary {
   return toSummary({
     sessionId: row.session_id,

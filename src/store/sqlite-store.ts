@@ -15,14 +15,12 @@ import type { SessionEvent } from "../session/events.js";
 import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
-import { migrateSqlite } from "./sqlite-schema.js";
-import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
 import {
   foldLifecycle,
   INITIAL_LIFECYCLE,
   LIFECYCLE_EVENT_TYPES,
-  lifecycleFromColumns,
   type LifecycleState,
+  lifecycleFromColumns,
   searchTextOf,
   statusOf,
 } from "./session-status.js";
@@ -35,6 +33,8 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
+import { migrateSqlite } from "./sqlite-schema.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 
 /** Options of `SqliteStore`. */

@@ -1,7 +1,7 @@
 import { EventSequenceError, StoreArgumentError } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { type EncodedEvent, encodeEvent } from "./event-encoding.js";
-import { SESSION_STATUSES, type ListFilter, type ReadOptions, type SessionStatus } from "./session-store.js";
+import { type ListFilter, type ReadOptions, SESSION_STATUSES, type SessionStatus } from "./session-store.js";
 
 /** The largest page `list` returns. */
 export const MAX_LIST_LIMIT = 1000;
@@ -10,6 +10,9 @@ const DEFAULT_LIST_LIMIT = 50;
 /**
  * Throws `StoreArgumentError` unless `value` can name a session (or event type, or run) in every
  * backend: a non-empty, well-formed unicode string without `\u0000`.
+ *
+ * @example
+ * checkIdentifier("sessionId", ""); // throws StoreArgumentError
  */
 export function checkIdentifier(argument: string, value: unknown): asserts value is string {
   if (typeof value !== "string" || value === "") {
@@ -20,7 +23,12 @@ export function checkIdentifier(argument: string, value: unknown): asserts value
   }
 }
 
-/** Throws `StoreArgumentError` unless `value` is an integer ≥ `min`. */
+/**
+ * Throws `StoreArgumentError` unless `value` is an integer ≥ `min`.
+ *
+ * @example
+ * checkInteger("atSeq", -1, 0); // throws StoreArgumentError
+ */
 export function checkInteger(argument: string, value: unknown, min: number): asserts value is number {
   if (!Number.isSafeInteger(value) || (value as number) < min) {
     throw new StoreArgumentError({ argument, detail: `expected an integer ≥ ${min}, got ${String(value)}` });
@@ -65,7 +73,12 @@ export function prepareAppend(
   });
 }
 
-/** `read` options with defaults applied. */
+/**
+ * `read` options with defaults applied.
+ *
+ * @example
+ * normalizeRead(undefined); // { fromSeq: 1, limit: Number.MAX_SAFE_INTEGER }
+ */
 export function normalizeRead(options: ReadOptions | undefined): { fromSeq: number; limit: number } {
   const fromSeq = options?.fromSeq ?? 1;
   const limit = options?.limit ?? Number.MAX_SAFE_INTEGER;
@@ -128,7 +141,12 @@ export function normalizeList(filter: ListFilter | undefined): NormalizedListFil
   };
 }
 
-/** The opaque cursor for a position. */
+/**
+ * The opaque cursor for a position (base64url JSON; `normalizeList` decodes it).
+ *
+ * @example
+ * encodeCursor({ updatedAtMs: 0, sessionId: "s1" }); // "WzAsInMxIl0"
+ */
 export function encodeCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.updatedAtMs, position.sessionId]), "utf8").toString("base64url");
 }
@@ -152,7 +170,12 @@ function toMs(argument: string, value: Date | string | undefined): number | unde
   return ms;
 }
 
-/** Compares two sessions in listing order (newest-updated first, then session id descending by UTF-8 bytes). */
+/**
+ * Compares two sessions in listing order (newest-updated first, then session id descending by UTF-8 bytes).
+ *
+ * @example
+ * positions.sort(compareListOrder);
+ */
 export function compareListOrder(left: ListPosition, right: ListPosition): number {
   if (left.updatedAtMs !== right.updatedAtMs) return right.updatedAtMs - left.updatedAtMs;
   return Buffer.compare(Buffer.from(right.sessionId, "utf8"), Buffer.from(left.sessionId, "utf8"));

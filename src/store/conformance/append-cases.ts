@@ -41,9 +41,7 @@ export function defineAppendCases({ store }: ConformanceContext): void {
     });
 
     it("rejects events not numbered expectedLastSeq + 1, + 2, … and writes nothing", async () => {
-      await expect(store().append("s1", [event(2)], { expectedLastSeq: 0 })).rejects.toBeInstanceOf(
-        EventSequenceError,
-      );
+      await expect(store().append("s1", [event(2)], { expectedLastSeq: 0 })).rejects.toBeInstanceOf(EventSequenceError);
       await expect(store().append("s1", [event(1), event(3)], { expectedLastSeq: 0 })).rejects.toMatchObject({
         code: "event_sequence",
         index: 1,
@@ -141,9 +139,7 @@ export function defineAppendCases({ store }: ConformanceContext): void {
       await store().close();
       await store().close();
       await expect(store().read("s1")).rejects.toBeInstanceOf(StoreClosedError);
-      await expect(store().append("s1", [event(2)], { expectedLastSeq: 1 })).rejects.toBeInstanceOf(
-        StoreClosedError,
-      );
+      await expect(store().append("s1", [event(2)], { expectedLastSeq: 1 })).rejects.toBeInstanceOf(StoreClosedError);
     });
   });
 }

@@ -1,0 +1,92 @@
+import type { ModelResponse, ResponsePart } from "../models/model.js";
+import type { SessionEvent } from "../session/events.js";
+import type { AssistantPart } from "../session/messages.js";
+import { addUsage, emptyUsage, type Usage } from "../session/usage.js";
+import type { ResumeInfo } from "./run-state.js";
+
+/** What the log of a session says about its last run, for resuming it. */
+export interface ResumePoint {
+  readonly runId: string;
+  readonly finished: boolean;
+  /** The last model turn, minus the tool calls that already have results; undefined when the next step is a model request. */
+  readonly pending: ModelResponse | undefined;
+  readonly resume: ResumeInfo;
+  readonly iteration: number;
+  readonly usage: Usage;
+}
+
+/** Reads the last run of a session log: its id, whether it finished, and the tool calls still open. */
+export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint | undefined {
+  let start = -1;
+  for (let index = events.length - 1; index >= 0; index--) {
+    if (events[index]?.type === "run_started") {
+      start = index;
+      break;
+    }
+  }
+  if (start === -1) return undefined;
+  const run = events.slice(start);
+  const runId = (run[0]?.data as { runId: string }).runId;
+  const finished = run.some((event) => event.type === "run_completed");
+  let usage = emptyUsage;
+  let iteration = 0;
+  let lastAssistant = -1;
+  for (const [index, event] of run.entries()) {
+    if (event.type === "model_response") {
+      iteration += 1;
+      const reported = (event.data as { usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } })
+        .usage;
+      usage = addUsage(usage, {
+        requests: 1,
+        inputTokens: reported.inputTokens ?? 0,
+        outputTokens: reported.outputTokens ?? 0,
+        totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
+      });
+    }
+    if (event.type === "tool_call") usage = addUsage(usage, { toolCalls: 1 });
+    if (event.type === "assistant_message") lastAssistant = index;
+  }
+  const after = lastAssistant === -1 ? [] : run.slice(lastAssistant + 1);
+  const results = new Set<string>();
+  const intents = new Set<string>();
+  const requested = new Set<string>();
+  const decided = new Map<string, { approved: boolean; args?: unknown; reason?: string }>();
+  let askedAgain = false;
+  for (const event of after) {
+    const data = event.data as { toolCallId?: string; approved?: boolean; args?: unknown; reason?: string };
+    if (event.type === "tool_result" && data.toolCallId) results.add(data.toolCallId);
+    if (event.type === "tool_call" && data.toolCallId) intents.add(data.toolCallId);
+    if (event.type === "approval_requested" && data.toolCallId) requested.add(data.toolCallId);
+    if (event.type === "approval_decided" && data.toolCallId) {
+      decided.set(data.toolCallId, { approved: data.approved === true, args: data.args, reason: data.reason });
+    }
+    if (event.type === "model_request" || event.type === "user_message") askedAgain = true;
+  }
+  const inDoubt = new Set([...intents].filter((id) => !results.has(id)));
+  const pendingApprovals = new Set([...requested].filter((id) => !decided.has(id)));
+  const resume: ResumeInfo = { inDoubt, decided, pending: pendingApprovals };
+  if (lastAssistant === -1 || askedAgain) return { runId, finished, pending: undefined, resume, iteration, usage };
+  const assistant = run[lastAssistant]?.data as { content: readonly AssistantPart[] };
+  const content = assistant.content.filter((part) => part.type !== "tool-call" || !results.has(part.toolCallId));
+  const hadCalls = assistant.content.some((part) => part.type === "tool-call");
+  const openCalls = content.some((part) => part.type === "tool-call");
+  if (hadCalls && !openCalls) return { runId, finished, pending: undefined, resume, iteration, usage };
+  return {
+    runId,
+    finished,
+    pending: { content: content.map(toResponsePart), usage: {}, finishReason: openCalls ? "tool-calls" : "stop" },
+    resume,
+    iteration,
+    usage,
+  };
+}
+
+function toResponsePart(part: AssistantPart): ResponsePart {
+  if (part.type !== "tool-call") return part;
+  return {
+    type: "tool-call",
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    argsText: typeof part.args === "string" ? part.args : JSON.stringify(part.args),
+  };
+}

@@ -1,0 +1,14 @@
+// The store contract and the in-memory store. The SQLite and PostgreSQL stores live behind their
+// own entry points (src/sqlite.ts, src/postgres.ts) so this folder's index never loads a driver.
+export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
+export {
+  type AppendOptions,
+  type ForkOptions,
+  type ListFilter,
+  type ReadOptions,
+  SESSION_STATUSES,
+  type SessionPage,
+  type SessionStatus,
+  type SessionStore,
+  type SessionSummary,
+} from "./session-store.js";

@@ -1,0 +1,145 @@
+import type { ClientBase } from "pg";
+import { SessionConflictError } from "../errors/store-errors.js";
+import type { BatchOutcome } from "./group-commit.js";
+import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
+import {
+  INITIAL_LIFECYCLE,
+  type LifecycleState,
+  lifecycleFromColumns,
+  searchTextOf,
+  statusOf,
+} from "./session-status.js";
+
+/** The qualified table names of one store's schema. */
+export interface PostgresTables {
+  readonly sessions: string;
+  readonly events: string;
+}
+
+interface SessionState {
+  lastSeq: number;
+  lifecycle: LifecycleState;
+  dirty: boolean;
+}
+
+/** SQLSTATEs after which a batch is retried item by item: unique violation, deadlock, serialization failure. */
+export const RETRYABLE_CODES = new Set(["23505", "40P01", "40001"]);
+
+/**
+ * Example: `const outcomes = await commitAppendBatch(client, tables, [prepared], Date.now());`
+ *
+ * Commits a batch of appends in one transaction on `client`: locks the sessions' rows (in id order,
+ * so concurrent batches cannot deadlock on them), checks each append's `expectedLastSeq` against
+ * the state the earlier appends of the batch left, and writes every accepted event and summary in
+ * one statement. A conflicting append fails alone. A session created concurrently by another
+ * process shows up as a unique violation of `(session_id, seq)`, which aborts the transaction; the
+ * caller then retries the items one by one.
+ */
+export async function commitAppendBatch(
+  client: ClientBase,
+  tables: PostgresTables,
+  items: readonly PreparedAppend[],
+  nowMs: number,
+): Promise<BatchOutcome[]> {
+  const ids = [...new Set(items.map((item) => item.sessionId))].sort(compareBytes);
+  await client.query("BEGIN");
+  try {
+    const { rows } = await client.query<{
+      session_id: string;
+      last_seq: number;
+      run_status: string;
+      agent: string | null;
+      model: string | null;
+      pending_approvals: string;
+    }>(
+      `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
+      [ids],
+    );
+    const states = new Map<string, SessionState>();
+    for (const row of rows) {
+      const lifecycle = lifecycleFromColumns({
+        runStatus: row.run_status,
+        agent: row.agent,
+        model: row.model,
+        pendingApprovals: row.pending_approvals,
+      });
+      states.set(row.session_id, { lastSeq: row.last_seq, lifecycle, dirty: false });
+    }
+    const events: { sessionId: string; event: PreparedAppend["events"][number] }[] = [];
+    const outcomes = items.map((item): BatchOutcome => {
+      const state = states.get(item.sessionId) ?? { lastSeq: 0, lifecycle: INITIAL_LIFECYCLE, dirty: false };
+      if (state.lastSeq !== item.expectedLastSeq) {
+        return new SessionConflictError({
+          sessionId: item.sessionId,
+          expectedLastSeq: item.expectedLastSeq,
+          actualLastSeq: state.lastSeq,
+        });
+      }
+      if (item.events.length === 0) return undefined;
+      state.lastSeq += item.events.length;
+      state.lifecycle = applyLifecycle(state.lifecycle, item);
+      state.dirty = true;
+      states.set(item.sessionId, state);
+      for (const event of item.events) events.push({ sessionId: item.sessionId, event });
+      return undefined;
+    });
+    if (events.length > 0) await writeBatch(client, tables, states, events, nowMs);
+    await client.query("COMMIT");
+    return outcomes;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+async function writeBatch(
+  client: ClientBase,
+  tables: PostgresTables,
+  states: Map<string, SessionState>,
+  events: { sessionId: string; event: PreparedAppend["events"][number] }[],
+  nowMs: number,
+): Promise<void> {
+  const dirty = [...states].filter(([, state]) => state.dirty).sort(([left], [right]) => compareBytes(left, right));
+  events.sort((left, right) => compareBytes(left.sessionId, right.sessionId) || left.event.seq - right.event.seq);
+  const now = new Date(nowMs).toISOString();
+  await client.query(
+    `WITH summaries AS (
+       INSERT INTO ${tables.sessions} AS s
+         (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text)
+       SELECT id, $1::timestamptz, $1::timestamptz, last_seq, status, run_status, agent, model, pending, search
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+         AS u(id, last_seq, status, run_status, agent, model, pending, search)
+       ON CONFLICT (session_id) DO UPDATE SET
+         updated_at = EXCLUDED.updated_at, last_seq = EXCLUDED.last_seq, status = EXCLUDED.status,
+         run_status = EXCLUDED.run_status, agent = EXCLUDED.agent, model = EXCLUDED.model,
+         pending_approvals = EXCLUDED.pending_approvals, search_text = EXCLUDED.search_text
+       RETURNING 1
+     )
+     INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data)
+     SELECT id, seq, at, type, run_id, data::json
+     FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[])
+       AS e(id, seq, at, type, run_id, data)`,
+    [
+      now,
+      dirty.map(([id]) => id),
+      dirty.map(([, state]) => state.lastSeq),
+      dirty.map(([, state]) => statusOf(state.lifecycle)),
+      dirty.map(([, state]) => state.lifecycle.runStatus),
+      dirty.map(([, state]) => state.lifecycle.agent),
+      dirty.map(([, state]) => state.lifecycle.model),
+      dirty.map(([, state]) => JSON.stringify(state.lifecycle.pendingApprovals)),
+      dirty.map(([id, state]) => searchTextOf(id, state.lifecycle)),
+      events.map(({ sessionId }) => sessionId),
+      events.map(({ event }) => event.seq),
+      events.map(({ event }) => event.at),
+      events.map(({ event }) => event.type),
+      events.map(({ event }) => event.runId),
+      events.map(({ event }) => event.data),
+    ],
+  );
+}
+
+/** Orders strings by UTF-8 bytes, as the "C" collation does. */
+function compareBytes(left: string, right: string): number {
+  return Buffer.compare(Buffer.from(left, "utf8"), Buffer.from(right, "utf8"));
+}

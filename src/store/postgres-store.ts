@@ -1,0 +1,338 @@
+import { randomUUID } from "node:crypto";
+import pg, { type Pool, type PoolClient } from "pg";
+import { NousError } from "../errors/nous-error.js";
+import {
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  StoreArgumentError,
+  StoreClosedError,
+  StoreError,
+} from "../errors/store-errors.js";
+import type { SessionEvent } from "../session/events.js";
+import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { type BatchOutcome, GroupCommit } from "./group-commit.js";
+import { buildListQuery, type ListQueryDialect, type SessionRowColumns } from "./list-query.js";
+import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
+import { migratePostgres, quoteIdentifier } from "./postgres-migrations.js";
+import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
+import { foldLifecycle, INITIAL_LIFECYCLE, LIFECYCLE_EVENT_TYPES, searchTextOf, statusOf } from "./session-status.js";
+import type {
+  AppendOptions,
+  ForkOptions,
+  ListFilter,
+  ReadOptions,
+  SessionPage,
+  SessionStore,
+  SessionSummary,
+} from "./session-store.js";
+import { toSummary } from "./session-summary.js";
+import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
+
+/** Options of `PostgresStore.connect`. */
+export interface PostgresStoreOptions {
+  /** The schema holding the tables, created and migrated on connect (default `"nous"`). */
+  readonly schema?: string;
+  /**
+   * Coalesce appends that arrive while a commit is in flight into the next transaction (default
+   * false). Each caller still resolves only after its own events are committed.
+   */
+  readonly groupCommit?: boolean;
+  /** Connections of the pool created for a URL (default 10; ignored when a pool is given). */
+  readonly poolSize?: number;
+  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+const SUMMARY_COLUMNS =
+  "session_id, created_at, updated_at, last_seq, status, agent, model, parent_session_id, forked_at_seq";
+
+/**
+ * A `SessionStore` in PostgreSQL: many processes and machines can share it. Appends take a row
+ * lock on the session and re-check its last seq in the transaction; `UNIQUE (session_id, seq)`
+ * backs that up for sessions created concurrently.
+ *
+ * @example
+ * import { PostgresStore } from "nous/postgres";
+ * const store = await PostgresStore.connect(process.env.DATABASE_URL!, { groupCommit: true });
+ * await store.append("s1", events, { expectedLastSeq: 0 });
+ * await store.close(); // ends the pool it created
+ */
+export class PostgresStore implements SessionStore {
+  /** The unquoted schema name. */
+  readonly schema: string;
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #tables: PostgresTables;
+  readonly #now: () => number;
+  readonly #group: GroupCommit<PreparedAppend> | undefined;
+  #closed = false;
+
+  private constructor(pool: Pool, ownsPool: boolean, schema: string, options: PostgresStoreOptions) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.schema = schema;
+    const quoted = quoteIdentifier(schema);
+    this.#tables = { sessions: `${quoted}.sessions`, events: `${quoted}.events` };
+    this.#now = options.now ?? Date.now;
+    this.#group = options.groupCommit
+      ? new GroupCommit({ start: "now", commit: (items) => this.#run("append", () => this.#commit(items)) })
+      : undefined;
+  }
+
+  /**
+   * Connects to a URL (creating a pool the store owns) or uses your pool (left open by `close`),
+   * then creates and migrates the schema.
+   *
+   * @example
+   * const store = await PostgresStore.connect("postgres://localhost/app", { schema: "agents" });
+   */
+  static async connect(connection: string | Pool, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const schema = options.schema ?? "nous";
+    quoteIdentifier(schema);
+    const ownsPool = typeof connection === "string";
+    const pool =
+      typeof connection === "string"
+        ? new pg.Pool({ connectionString: connection, max: options.poolSize ?? 10 })
+        : connection;
+    // An idle client's error (server restart) must not crash the process; the next query reports it.
+    if (ownsPool) pool.on("error", () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgres(client, schema);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      if (ownsPool) await pool.end().catch(() => undefined);
+      throw wrap("connect", error);
+    }
+    return new PostgresStore(pool, ownsPool, schema, options);
+  }
+
+  async append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void> {
+    this.#checkOpen();
+    const prepared = prepareAppendItem(sessionId, events, options);
+    if (this.#group !== undefined) return this.#group.submit(prepared);
+    const [outcome] = await this.#run("append", () => this.#commit([prepared]));
+    if (outcome !== undefined) throw outcome;
+  }
+
+  async read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    const { fromSeq, limit } = normalizeRead(options);
+    const { rows } = await this.#run("read", () =>
+      this.#pool.query<EncodedEvent>(
+        `SELECT seq, at, type, run_id AS "runId", data::text AS data FROM ${this.#tables.events} WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+        [sessionId, fromSeq, limit === Number.MAX_SAFE_INTEGER ? null : limit],
+      ),
+    );
+    return rows.map((row) => decodeEvent(sessionId, row));
+  }
+
+  async lastSeq(sessionId: string): Promise<number> {
+    return (await this.get(sessionId))?.lastSeq ?? 0;
+  }
+
+  async exists(sessionId: string): Promise<boolean> {
+    return (await this.get(sessionId)) !== undefined;
+  }
+
+  async get(sessionId: string): Promise<SessionSummary | undefined> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    const { rows } = await this.#run("get", () =>
+      this.#pool.query<SessionRowColumns<Date>>(
+        `SELECT ${SUMMARY_COLUMNS} FROM ${this.#tables.sessions} WHERE session_id = $1`,
+        [sessionId],
+      ),
+    );
+    return rows[0] === undefined ? undefined : summaryOfRow(rows[0]);
+  }
+
+  async list(filter?: ListFilter): Promise<SessionPage> {
+    this.#checkOpen();
+    const criteria = normalizeList(filter);
+    const dialect: ListQueryDialect = {
+      table: this.#tables.sessions,
+      placeholder: (index) => `$${index}`,
+      time: (ms) => new Date(ms).toISOString(),
+      contains: (column, needle) => `strpos(${column}, ${needle}) > 0`,
+    };
+    const query = buildListQuery(criteria, dialect);
+    const { rows } = await this.#run("list", () =>
+      this.#pool.query<SessionRowColumns<Date>>(query.sql, query.parameters),
+    );
+    const page = rows.slice(0, criteria.limit);
+    const last = page.at(-1);
+    return {
+      sessions: page.map(summaryOfRow),
+      ...(rows.length > criteria.limit && last !== undefined
+        ? { nextCursor: encodeCursor({ updatedAtMs: last.updated_at.getTime(), sessionId: last.session_id }) }
+        : {}),
+    };
+  }
+
+  async fork(sourceSessionId: string, options: ForkOptions): Promise<string> {
+    this.#checkOpen();
+    checkIdentifier("sourceSessionId", sourceSessionId);
+    const newSessionId = options?.newSessionId ?? randomUUID();
+    checkIdentifier("newSessionId", newSessionId);
+    checkInteger("atSeq", options.atSeq, 0);
+    const atSeq = options.atSeq;
+    await this.#transaction("fork", async (client) => {
+      const source = await client.query<{ last_seq: number }>(
+        `SELECT last_seq FROM ${this.#tables.sessions} WHERE session_id = $1 FOR SHARE`,
+        [sourceSessionId],
+      );
+      const sourceLastSeq = source.rows[0]?.last_seq;
+      if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
+      if (atSeq > sourceLastSeq) {
+        throw new StoreArgumentError({
+          argument: "atSeq",
+          detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
+        });
+      }
+      const lifecycleRows = await client.query<{ type: string; data: string }>(
+        `SELECT type, data::text AS data FROM ${this.#tables.events} WHERE session_id = $1 AND seq <= $2 AND type = ANY($3::text[]) ORDER BY seq`,
+        [sourceSessionId, atSeq, LIFECYCLE_EVENT_TYPES],
+      );
+      let lifecycle = INITIAL_LIFECYCLE;
+      for (const row of lifecycleRows.rows) {
+        lifecycle = foldLifecycle(lifecycle, { type: row.type, data: JSON.parse(row.data) });
+      }
+      const now = new Date(this.#now()).toISOString();
+      const inserted = await client.query(
+        `INSERT INTO ${this.#tables.sessions} (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text, parent_session_id, forked_at_seq)
+         VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $3) ON CONFLICT (session_id) DO NOTHING`,
+        [
+          newSessionId,
+          now,
+          atSeq,
+          statusOf(lifecycle),
+          lifecycle.runStatus,
+          lifecycle.agent,
+          lifecycle.model,
+          JSON.stringify(lifecycle.pendingApprovals),
+          searchTextOf(newSessionId, lifecycle),
+          sourceSessionId,
+        ],
+      );
+      if (inserted.rowCount !== 1) throw new SessionExistsError({ sessionId: newSessionId });
+      await client.query(
+        `INSERT INTO ${this.#tables.events} (session_id, seq, at, type, run_id, data)
+         SELECT $1, seq, at, type, run_id, data FROM ${this.#tables.events} WHERE session_id = $2 AND seq <= $3 ORDER BY seq`,
+        [newSessionId, sourceSessionId, atSeq],
+      );
+    });
+    return newSessionId;
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    this.#checkOpen();
+    checkIdentifier("sessionId", sessionId);
+    await this.#group?.flush();
+    const result = await this.#run("delete", () =>
+      this.#pool.query(`DELETE FROM ${this.#tables.sessions} WHERE session_id = $1`, [sessionId]),
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#group?.flush();
+    if (this.#ownsPool) await this.#run("close", () => this.#pool.end());
+  }
+
+  /** Commits a batch; when a concurrent writer aborts it, retries the items one by one. */
+  async #commit(items: readonly PreparedAppend[], attempt = 0): Promise<BatchOutcome[]> {
+    let failure: unknown;
+    const client = await this.#pool.connect();
+    try {
+      return await commitAppendBatch(client, this.#tables, items, this.#now());
+    } catch (error) {
+      failure = error;
+    } finally {
+      client.release();
+    }
+    const code = (failure as { code?: unknown }).code;
+    if (typeof code !== "string" || !RETRYABLE_CODES.has(code)) throw failure;
+    if (items.length > 1) {
+      const outcomes: BatchOutcome[] = [];
+      for (const item of items) outcomes.push(...(await this.#commitOne(item)));
+      return outcomes;
+    }
+    const [item] = items as [PreparedAppend];
+    if (code === "23505") {
+      // Another writer created the session first: report what it holds now.
+      const { rows } = await this.#pool.query<{ last_seq: number }>(
+        `SELECT last_seq FROM ${this.#tables.sessions} WHERE session_id = $1`,
+        [item.sessionId],
+      );
+      const actualLastSeq = rows[0]?.last_seq ?? 0;
+      if (actualLastSeq !== item.expectedLastSeq || attempt >= 3) {
+        const { sessionId, expectedLastSeq } = item;
+        return [new SessionConflictError({ sessionId, expectedLastSeq, actualLastSeq })];
+      }
+    }
+    if (attempt >= 3) throw failure;
+    return this.#commit(items, attempt + 1);
+  }
+
+  async #commitOne(item: PreparedAppend): Promise<BatchOutcome[]> {
+    try {
+      return await this.#commit([item]);
+    } catch (error) {
+      return [wrap("append", error)];
+    }
+  }
+
+  async #transaction(operation: string, body: (client: PoolClient) => Promise<void>): Promise<void> {
+    await this.#run(operation, async () => {
+      const client = await this.#pool.connect();
+      try {
+        await client.query("BEGIN");
+        await body(client);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw wrap(operation, error);
+    }
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new StoreClosedError({ backend: "postgres" });
+  }
+}
+
+function summaryOfRow(row: SessionRowColumns<Date>): SessionSummary {
+  return toSummary({
+    sessionId: row.session_id,
+    createdAtMs: row.created_at.getTime(),
+    updatedAtMs: row.updated_at.getTime(),
+    lastSeq: row.last_seq,
+    status: row.status,
+    agent: row.agent,
+    model: row.model,
+    parentSessionId: row.parent_session_id,
+    forkedAtSeq: row.forked_at_seq,
+  });
+}
+
+function wrap(operation: string, error: unknown): Error {
+  return NousError.isInstance(error) ? error : new StoreError({ backend: "postgres", operation, cause: error });
+}
