@@ -129,6 +129,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     let persistence: RunPersistence | undefined;
     let runId = options?.runId ?? crypto.randomUUID();
     let resumePoint: ReturnType<typeof analyzeResumePoint>;
+    let storedCount = 0;
     if (sessionId !== undefined) {
       const store = options?.store ?? (await defaultSessionStore());
       const events = await store.read(sessionId);
@@ -143,6 +144,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       }
       context = sessionContext(events, deps, { name: agent.name, now: agent.now });
       persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0);
+      storedCount = events.length;
     } else if (start.type === "resume") {
       throw new SessionStateError({ message: "resume needs a sessionId" });
     }
@@ -165,6 +167,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       },
       context,
     );
+    state.markCommitted(storedCount);
     if (resumePoint !== undefined) {
       state.resume = resumePoint.resume;
       state.iteration = resumePoint.iteration;

@@ -77,6 +77,11 @@ export class RunState<D extends object, O> {
     this.#committed = context.log.length;
   }
 
+  /** Marks the first `count` events of the log as already committed (they came from the store). */
+  markCommitted(count: number): void {
+    this.#committed = count;
+  }
+
   /** Commits every event recorded since the last commit (a no-op without persistence). */
   async commit(): Promise<void> {
     const log = this.context.log;
