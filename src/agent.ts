@@ -1,7 +1,9 @@
 import { SessionStateError } from "./errors/run-errors.js";
 import { DefinitionError } from "./errors/user-errors.js";
+import { withFallback } from "./models/fallback.js";
 import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/registry.js";
+import { withRetry } from "./models/retry.js";
 import type { AgentStreamEvent } from "./runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "./runner/output-spec.js";
 import { analyzeResumePoint } from "./runner/resume-analysis.js";
@@ -68,7 +70,13 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   constructor(options: AgentOptions<D, O>) {
     this.#options = options;
     this.name = options.name;
-    this.model = resolveModel(options.model);
+    const retry = options.retry;
+    const prepare = (model: Model | string) => {
+      const resolved = resolveModel(model);
+      return retry === false ? resolved : withRetry(resolved, retry);
+    };
+    const chain = [options.model, ...(options.fallback ?? [])].map(prepare);
+    this.model = chain.length === 1 ? (chain[0] as Model) : withFallback(chain);
     this.#tools = indexTools(options.tools ?? [], options.outputType ? [OUTPUT_TOOL_NAME] : []);
     this.#output = resolveOutputSpec(options.outputType, options.outputMode ?? "auto", this.model);
     for (const key of ["maxIterations", "outputRetries"] as const) {

@@ -1,4 +1,19 @@
-export { Agent, type RunArguments } from "./agent.js";
+export {
+  Agent,
+  type ResumeArguments,
+  type ResumeOptions,
+  type RunArguments,
+  type SessionRunOptions,
+} from "./agent.js";
+export {
+  ApprovalMismatchError,
+  type ApprovalVerdict,
+  decideApproval,
+  hashArgs,
+  listPendingApprovals,
+  type PendingApproval,
+  pendingApprovalsOf,
+} from "./approvals.js";
 export {
   type AppendOperation,
   type ContextOperation,
@@ -21,6 +36,7 @@ export {
   type UpdateSource,
 } from "./context/index.js";
 export {
+  AllModelsFailedError,
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
@@ -39,6 +55,8 @@ export {
   type NousErrorOptions,
   OutputValidationError,
   OverloadedError,
+  type PendingToolCall,
+  ProviderConfigurationError,
   ProviderError,
   type ProviderErrorFields,
   ProviderServerError,
@@ -54,6 +72,8 @@ export {
   UserError,
 } from "./errors/index.js";
 export { getLogger, type Logger, resetLogger, setLogger } from "./logger.js";
+export { type AiSdkLanguageModel, fromAiSdk } from "./models/adapters/ai-sdk.js";
+export { withFallback } from "./models/fallback.js";
 export {
   type FinishReason,
   type JsonSchema,
@@ -72,14 +92,29 @@ export {
   type ToolDefinition,
 } from "./models/model.js";
 export {
+  type AnthropicSettings,
+  anthropicSupportsNativeOutput,
+  createAnthropicModel,
+} from "./models/providers/anthropic.js";
+export { createGeminiModel, type GeminiSettings } from "./models/providers/gemini.js";
+export { createOpenAIChatModel, type OpenAIChatSpec } from "./models/providers/openai-chat.js";
+export {
+  createOpenAICompatibleModel,
+  type OpenAICompatibleProvider,
+  openAICompatiblePresets,
+} from "./models/providers/openai-compatible.js";
+export { createOpenAIResponsesModel } from "./models/providers/openai-responses.js";
+export {
   type ModelFactory,
   type ProviderSettings,
   registeredProviders,
   registerProvider,
   resolveModel,
 } from "./models/registry.js";
+export { abortableSleep, type RetryAttempt, type RetryPolicy, withRetry } from "./models/retry.js";
 export type { AgentStreamEvent } from "./runner/agent-stream-event.js";
 export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
+export type { InDoubtDecision, InDoubtResolver } from "./runner/run-state.js";
 export type {
   AgentHooks,
   AgentOptions,
@@ -132,6 +167,19 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
+export {
+  type AppendOptions,
+  type ForkOptions,
+  type ListFilter,
+  MemoryStore,
+  type MemoryStoreOptions,
+  type ReadOptions,
+  SESSION_STATUSES,
+  type SessionPage,
+  type SessionStatus,
+  type SessionStore,
+  type SessionSummary,
+} from "./store/index.js";
 export {
   type AnyTool,
   type CompiledSchema,

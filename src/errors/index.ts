@@ -1,12 +1,14 @@
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
 export {
+  AllModelsFailedError,
   AuthenticationError,
   BadRequestError,
   ContextTooLongError,
   MalformedResponseError,
   NetworkError,
   OverloadedError,
+  ProviderConfigurationError,
   ProviderError,
   type ProviderErrorFields,
   ProviderServerError,
@@ -30,4 +32,14 @@ export {
   type UsageLimitName,
 } from "./run-errors.js";
 export { SessionLogFormatError } from "./session-log-format-error.js";
+export {
+  EventNotSerializableError,
+  EventSequenceError,
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
+  StoreArgumentError,
+  StoreClosedError,
+  StoreError,
+} from "./store-errors.js";
 export { DefinitionError, UnknownModelError } from "./user-errors.js";

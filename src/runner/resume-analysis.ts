@@ -1,4 +1,5 @@
-import type { ModelResponse, ResponsePart } from "../models/model.js";
+import { toResponsePart } from "../models/assistant-parts.js";
+import type { ModelResponse } from "../models/model.js";
 import type { SessionEvent } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, emptyUsage, type Usage } from "../session/usage.js";
@@ -78,15 +79,5 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
     resume,
     iteration,
     usage,
-  };
-}
-
-function toResponsePart(part: AssistantPart): ResponsePart {
-  if (part.type !== "tool-call") return part;
-  return {
-    type: "tool-call",
-    toolCallId: part.toolCallId,
-    toolName: part.toolName,
-    argsText: typeof part.args === "string" ? part.args : JSON.stringify(part.args),
   };
 }

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
+import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
 import type { Message, MessageInput, UserContentPart } from "../session/messages.js";
 import type { RunContext } from "../session/run-context.js";
@@ -67,6 +68,10 @@ export type Instructions<D extends object> = string | ((context: RunContext<D>) 
 export interface AgentOptions<D extends object, O> {
   /** A model instance, or "provider:model" ("test" for the built-in offline model). */
   model: Model | string;
+  /** Models tried in order when the previous one fails with a provider error (never for other errors). */
+  fallback?: readonly (Model | string)[];
+  /** Retries of retryable provider errors for each model (default: `withRetry` defaults); `false` turns them off. */
+  retry?: RetryPolicy | false;
   instructions?: Instructions<D>;
   tools?: readonly AnyTool<D>[];
   /** A Standard Schema (zod 4, …) for structured output; without it the output is the final text. */

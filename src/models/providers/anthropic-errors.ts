@@ -81,7 +81,8 @@ function refineHttpError(error: ProviderError, bodyText: string): ProviderError 
     cause: error,
   };
   if (body.type === "request_too_large") return new BadRequestError(fields);
-  const generic = error instanceof BadRequestError || error instanceof ProviderServerError;
+  const generic =
+    error instanceof BadRequestError || error instanceof ContextTooLongError || error instanceof ProviderServerError;
   if (!generic) return error;
   switch (body.type) {
     case "overloaded_error":

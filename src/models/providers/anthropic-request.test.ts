@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ModelRequest } from "../model.js";
 import type { AssistantPart, Message } from "../../session/messages.js";
+import type { ModelRequest } from "../model.js";
 import { anthropicSupportsNativeOutput } from "./anthropic.js";
 import { ANTHROPIC_OUTPUT_TOOL, buildAnthropicRequest } from "./anthropic-request.js";
 import { parseAnthropicResponse } from "./anthropic-response.js";
@@ -66,7 +66,13 @@ describe("buildAnthropicRequest", () => {
     );
     const assistant: AssistantPart[] = answer.content.map((part) =>
       part.type === "tool-call"
-        ? { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, args: JSON.parse(part.argsText), providerMetadata: part.providerMetadata }
+        ? {
+            type: "tool-call",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            args: JSON.parse(part.argsText),
+            providerMetadata: part.providerMetadata,
+          }
         : part,
     );
     const { body } = build({
@@ -91,7 +97,11 @@ describe("buildAnthropicRequest", () => {
         {
           role: "assistant",
           content: [
-            { type: "reasoning", text: "from another provider", providerMetadata: { gemini: { thoughtSignature: "x" } } },
+            {
+              type: "reasoning",
+              text: "from another provider",
+              providerMetadata: { gemini: { thoughtSignature: "x" } },
+            },
             { type: "text", text: "" },
             { type: "text", text: "Hello" },
           ],

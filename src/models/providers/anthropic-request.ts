@@ -1,5 +1,5 @@
-import type { ModelRequest, ToolChoice } from "../model.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
+import type { ModelRequest, ToolChoice } from "../model.js";
 
 /** The tool that carries the answer when structured output is emulated with a forced tool call. */
 export const ANTHROPIC_OUTPUT_TOOL = "nous_structured_output";

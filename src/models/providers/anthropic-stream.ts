@@ -2,7 +2,13 @@ import type { EventSourceMessage } from "eventsource-parser";
 import { MalformedResponseError, StreamTruncatedError } from "../../errors/provider-error.js";
 import type { ModelStreamPart } from "../model.js";
 import { anthropicErrorOf, anthropicStreamError } from "./anthropic-errors.js";
-import { type AnthropicBlock, type AnthropicUsage, assembleResponse, blockFromWire, mergeUsage } from "./anthropic-response.js";
+import {
+  type AnthropicBlock,
+  type AnthropicUsage,
+  assembleResponse,
+  blockFromWire,
+  mergeUsage,
+} from "./anthropic-response.js";
 
 const PROVIDER = "anthropic";
 
@@ -106,7 +112,8 @@ function* handleEvent(
     case "content_block_stop": {
       const block = message.block(data.index);
       block.closed = true;
-      if (block.kind === "tool-use" && !message.isOutputTool(block)) yield { type: "tool-call-end", toolCallId: block.id };
+      if (block.kind === "tool-use" && !message.isOutputTool(block))
+        yield { type: "tool-call-end", toolCallId: block.id };
       return;
     }
     case "message_delta": {

@@ -56,8 +56,7 @@ class AnthropicModel implements Model {
     settings: AnthropicSettings,
   ) {
     this.#settings = settings;
-    this.#structuredOutput =
-      settings.structuredOutput ?? (anthropicSupportsNativeOutput(modelId) ? "native" : "tool");
+    this.#structuredOutput = settings.structuredOutput ?? (anthropicSupportsNativeOutput(modelId) ? "native" : "tool");
     this.capabilities = { tools: true, nativeOutput: this.#structuredOutput === "native" };
   }
 

@@ -86,7 +86,8 @@ function refineHttpError(error: ProviderError, bodyText: string): ProviderError 
     return error;
   }
   const body = geminiErrorOf(parsed);
-  const generic = error instanceof BadRequestError || error instanceof ProviderServerError;
+  const generic =
+    error instanceof BadRequestError || error instanceof ContextTooLongError || error instanceof ProviderServerError;
   if (body === undefined || !generic) return error;
   const fields = {
     provider: PROVIDER,

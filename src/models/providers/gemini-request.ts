@@ -1,5 +1,5 @@
-import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
+import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
 
 type Part = Record<string, unknown>;
 interface Content {
@@ -8,7 +8,15 @@ interface Content {
 }
 
 /** Keys of `providerOptions.gemini` that belong inside `generationConfig` rather than at the top level. */
-const generationConfigOptions = new Set(["thinkingConfig", "topK", "candidateCount", "presencePenalty", "frequencyPenalty", "responseModalities", "mediaResolution"]);
+const generationConfigOptions = new Set([
+  "thinkingConfig",
+  "topK",
+  "candidateCount",
+  "presencePenalty",
+  "frequencyPenalty",
+  "responseModalities",
+  "mediaResolution",
+]);
 
 /**
  * The `generateContent` body for a request: `systemInstruction` from the instructions (and system
@@ -24,7 +32,8 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   const body: Record<string, unknown> = {};
   const generationConfig: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(request.settings.providerOptions?.gemini ?? {})) {
-    if (key === "generationConfig" && typeof value === "object" && value !== null) Object.assign(generationConfig, value);
+    if (key === "generationConfig" && typeof value === "object" && value !== null)
+      Object.assign(generationConfig, value);
     else if (generationConfigOptions.has(key)) generationConfig[key] = value;
     else body[key] = value;
   }

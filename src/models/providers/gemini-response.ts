@@ -1,6 +1,6 @@
 import { MalformedResponseError } from "../../errors/provider-error.js";
-import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
 import type { ProviderMetadata } from "../../session/messages.js";
+import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
 import { geminiErrorOf, geminiStreamError } from "./gemini-errors.js";
 
 const PROVIDER = "gemini";
@@ -82,7 +82,8 @@ export class GeminiAssembly {
   constructor(readonly generateId: () => string) {}
 
   addChunk(value: unknown): ModelStreamPart[] {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw malformed("a chunk is not an object");
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw malformed("a chunk is not an object");
     const chunk = value as Record<string, unknown>;
     const error = geminiErrorOf(chunk);
     if (error !== undefined) throw geminiStreamError(error);

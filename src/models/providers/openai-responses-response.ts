@@ -19,9 +19,7 @@ const usageSchema = z
 const outputItemSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("message"),
-    content: z.array(
-      z.object({ type: z.string(), text: z.string().nullish(), refusal: z.string().nullish() }).loose(),
-    ),
+    content: z.array(z.object({ type: z.string(), text: z.string().nullish(), refusal: z.string().nullish() }).loose()),
   }),
   z.object({
     type: z.literal("function_call"),
@@ -66,8 +64,19 @@ const eventSchema = z
   })
   .loose();
 
-function isOutputItem(item: z.infer<typeof itemSchema>): item is OutputItem {
-  return item.type === "message" || item.type === "function_call" || item.type === "reasoning";
+const knownItemTypes = new Set(["message", "function_call", "reasoning"]);
+
+/** The item as one Nous reads, undefined for item kinds it skips; a known kind of the wrong shape is malformed. */
+function asOutputItem(provider: string, item: z.infer<typeof itemSchema> | null | undefined): OutputItem | undefined {
+  if (item === null || item === undefined || !knownItemTypes.has(item.type)) return undefined;
+  const parsed = outputItemSchema.safeParse(item);
+  if (!parsed.success) {
+    throw new MalformedResponseError({
+      provider,
+      message: `malformed ${item.type} item: ${parsed.error.message.slice(0, 200)}`,
+    });
+  }
+  return parsed.data;
 }
 
 function toUsage(usage: WireResponse["usage"]): ModelUsage {
@@ -112,8 +121,9 @@ export function parseResponsesAnswer(provider: string, body: unknown): ModelResp
   const response = parseWire(provider, responseSchema, body, "response");
   if (response.status === "failed") throw failure(provider, response.error, "the response failed");
   const content: ResponsePart[] = [];
-  for (const item of response.output ?? []) {
-    if (!isOutputItem(item)) continue;
+  for (const wireItem of response.output ?? []) {
+    const item = asOutputItem(provider, wireItem);
+    if (item === undefined) continue;
     switch (item.type) {
       case "reasoning":
         content.push(reasoningPart(provider, item, (item.summary ?? []).map((part) => part.text).join("\n\n")));
@@ -180,9 +190,8 @@ export class ResponsesStreamAssembler {
         return;
       case "response.output_item.done": {
         const slot = this.#slots.get(index);
-        if (slot?.kind === "reasoning" && event.item?.type === "reasoning" && isOutputItem(event.item)) {
-          slot.item = event.item;
-        }
+        const item = asOutputItem(this.#provider, event.item);
+        if (slot?.kind === "reasoning" && item?.type === "reasoning") slot.item = item;
         return;
       }
       case "response.output_text.delta":
@@ -204,7 +213,8 @@ export class ResponsesStreamAssembler {
       }
       case "response.completed":
       case "response.incomplete":
-        if (event.response === null || event.response === undefined) throw this.#malformed(`${event.type} without response`);
+        if (event.response === null || event.response === undefined)
+          throw this.#malformed(`${event.type} without response`);
         yield* this.#finish(event.response);
         return;
       case "response.failed":
@@ -220,8 +230,9 @@ export class ResponsesStreamAssembler {
     }
   }
 
-  *#open(index: number, item: z.infer<typeof itemSchema> | null | undefined): Generator<ModelStreamPart> {
-    if (item === null || item === undefined || !isOutputItem(item) || this.#slots.has(index)) return;
+  *#open(index: number, wireItem: z.infer<typeof itemSchema> | null | undefined): Generator<ModelStreamPart> {
+    const item = asOutputItem(this.#provider, wireItem);
+    if (item === undefined || this.#slots.has(index)) return;
     switch (item.type) {
       case "message":
         this.#slots.set(index, { kind: "text", text: "" });
@@ -277,7 +288,10 @@ export class ResponsesStreamAssembler {
     this.#final = {
       content,
       usage: toUsage(response.usage),
-      finishReason: toFinishReason(response, slots.some((slot) => slot.kind === "call")),
+      finishReason: toFinishReason(
+        response,
+        slots.some((slot) => slot.kind === "call"),
+      ),
       ...(response.model ? { modelId: response.model } : {}),
     };
     yield { type: "finish", response: this.#final };

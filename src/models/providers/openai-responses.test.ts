@@ -25,12 +25,20 @@ describe("openai-responses dialect details", () => {
     const reasoningTurn = {
       role: "assistant" as const,
       content: [
-        { type: "reasoning" as const, text: "hmm", providerMetadata: { openai: { itemId: "rs_9", encryptedContent: "enc" } } },
+        {
+          type: "reasoning" as const,
+          text: "hmm",
+          providerMetadata: { openai: { itemId: "rs_9", encryptedContent: "enc" } },
+        },
         { type: "reasoning" as const, text: "not replayable" },
         { type: "text" as const, text: "ok" },
       ],
     };
-    await model.doGenerate({ ...suiteRequest("text"), messages: [...suiteHistory, reasoningTurn], toolChoice: "required" });
+    await model.doGenerate({
+      ...suiteRequest("text"),
+      messages: [...suiteHistory, reasoningTurn],
+      toolChoice: "required",
+    });
     const body = wire.requests[0]?.body as Record<string, unknown>;
     expect(body.input).toEqual([
       { role: "system", content: "Extra system note." },
@@ -52,9 +60,18 @@ describe("openai-responses dialect details", () => {
   });
 
   it("reports cached and reasoning tokens, and keeps the reasoning item id for replay", async () => {
-    const { model } = modelWith({ status: 200, chunks: [Buffer.from(openAIResponsesFixture.reply("reasoning", false).body)] });
+    const { model } = modelWith({
+      status: 200,
+      chunks: [Buffer.from(openAIResponsesFixture.reply("reasoning", false).body)],
+    });
     const response = await model.doGenerate(suiteRequest("reasoning"));
-    expect(response.usage).toEqual({ inputTokens: 12, outputTokens: 40, totalTokens: 52, cachedInputTokens: 3, reasoningTokens: 31 });
+    expect(response.usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 40,
+      totalTokens: 52,
+      cachedInputTokens: 3,
+      reasoningTokens: 31,
+    });
     expect(response.content[0]).toMatchObject({ type: "reasoning", providerMetadata: { openai: { itemId: "rs_1" } } });
   });
 
@@ -70,11 +87,20 @@ describe("openai-responses dialect details", () => {
 
   it("response.failed and error events become typed errors", async () => {
     const failed = modelWith(
-      sse([{ type: "response.failed", response: { status: "failed", error: { code: "rate_limit_exceeded", message: "slow down" } } }]),
+      sse([
+        {
+          type: "response.failed",
+          response: { status: "failed", error: { code: "rate_limit_exceeded", message: "slow down" } },
+        },
+      ]),
     );
     expect((await collectStream(failed.model.doStream(suiteRequest("text")))).error).toBeInstanceOf(RateLimitError);
-    const errored = modelWith(sse([{ type: "error", code: "context_length_exceeded", message: "too long", param: null }]));
-    expect((await collectStream(errored.model.doStream(suiteRequest("text")))).error).toBeInstanceOf(ContextTooLongError);
+    const errored = modelWith(
+      sse([{ type: "error", code: "context_length_exceeded", message: "too long", param: null }]),
+    );
+    expect((await collectStream(errored.model.doStream(suiteRequest("text")))).error).toBeInstanceOf(
+      ContextTooLongError,
+    );
   });
 
   it("response.incomplete for max_output_tokens finishes with reason length", async () => {

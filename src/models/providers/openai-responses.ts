@@ -73,7 +73,10 @@ class OpenAIResponsesModel implements Model {
         yield* assembler.accept(event.data);
         if (assembler.final !== undefined) return;
       }
-      throw new StreamTruncatedError({ provider: this.provider, message: "the stream ended before response.completed" });
+      throw new StreamTruncatedError({
+        provider: this.provider,
+        message: "the stream ended before response.completed",
+      });
     } finally {
       scope.release();
     }

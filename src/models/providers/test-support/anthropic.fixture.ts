@@ -33,7 +33,12 @@ const sse = (events: readonly Event[]): WireReply => ({
 
 function usage(scenario: Scenario) {
   const { inputTokens, outputTokens } = scenarioExpectations[scenario].usage;
-  return { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
+  return {
+    input_tokens: inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+  };
 }
 
 const toolUse = (id: string, name: string, input: unknown) => ({ type: "tool_use", id, name, input });
@@ -156,7 +161,7 @@ function streamReply(scenario: Scenario): WireReply {
 
 /** The error type Anthropic documents for each HTTP status. */
 const errorTypes: Record<number, [type: string, message: string]> = {
-  400: ["invalid_request_error", "messages: roles must alternate between \"user\" and \"assistant\""],
+  400: ["invalid_request_error", 'messages: roles must alternate between "user" and "assistant"'],
   401: ["authentication_error", "invalid x-api-key"],
   403: ["permission_error", "Your API key does not have permission to use the specified resource."],
   404: ["not_found_error", "The requested resource could not be found."],

@@ -102,7 +102,10 @@ const errorStatuses: Record<number, [status: string, message: string]> = {
   409: ["ABORTED", "The operation was aborted because of a conflict."],
   413: ["INVALID_ARGUMENT", "Request payload size exceeds the limit: 20971520 bytes."],
   429: ["RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota)."],
-  500: ["INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"],
+  500: [
+    "INTERNAL",
+    "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  ],
   502: ["UNAVAILABLE", "The service is currently unavailable."],
   503: ["UNAVAILABLE", "The model is overloaded. Please try again later."],
   504: ["DEADLINE_EXCEEDED", "Deadline expired before operation could complete."],
@@ -126,9 +129,10 @@ export const geminiFixture: DialectFixture = {
   },
   checkRequest(scenario: Scenario, request: RecordedRequest) {
     expect(request.method).toBe("POST");
-    expect([`/v1beta/models/${MODEL}:generateContent`, `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`]).toContain(
-      request.path,
-    );
+    expect([
+      `/v1beta/models/${MODEL}:generateContent`,
+      `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
+    ]).toContain(request.path);
     expect(request.headers["x-goog-api-key"]).toBe("sk-suite-key");
     expect(request.headers.authorization).toBeUndefined();
     const body = request.body as Record<string, unknown>;

@@ -41,7 +41,11 @@ const functionCall = (id: string, callId: string, name: string, args: string): I
   arguments: args,
   status: "completed",
 });
-const reasoning = (text: string): Item => ({ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text }] });
+const reasoning = (text: string): Item => ({
+  type: "reasoning",
+  id: "rs_1",
+  summary: [{ type: "summary_text", text }],
+});
 
 type Step =
   | { kind: "text"; index: number; deltas: string[] }
@@ -57,11 +61,18 @@ function streamOf(steps: Step[], output: Item[], tokens: ReturnType<typeof usage
     const output_index = step.index;
     const done = output[step.index] ?? {};
     if (step.kind === "call") {
-      emit("response.output_item.added", { output_index, item: { ...step.item, arguments: "", status: "in_progress" } });
+      emit("response.output_item.added", {
+        output_index,
+        item: { ...step.item, arguments: "", status: "in_progress" },
+      });
       for (const delta of step.deltas) {
         emit("response.function_call_arguments.delta", { item_id: step.item.id, output_index, delta });
       }
-      emit("response.function_call_arguments.done", { item_id: step.item.id, output_index, arguments: step.deltas.join("") });
+      emit("response.function_call_arguments.done", {
+        item_id: step.item.id,
+        output_index,
+        arguments: step.deltas.join(""),
+      });
     } else if (step.kind === "reasoning") {
       emit("response.output_item.added", { output_index, item: { type: "reasoning", id: "rs_1", summary: [] } });
       emit("response.reasoning_summary_part.added", { item_id: "rs_1", output_index, summary_index: 0 });
@@ -71,7 +82,10 @@ function streamOf(steps: Step[], output: Item[], tokens: ReturnType<typeof usage
       emit("response.reasoning_summary_text.done", { item_id: "rs_1", output_index, summary_index: 0 });
     } else {
       const item_id = "msg_1";
-      emit("response.output_item.added", { output_index, item: { ...message(""), content: [], status: "in_progress" } });
+      emit("response.output_item.added", {
+        output_index,
+        item: { ...message(""), content: [], status: "in_progress" },
+      });
       emit("response.content_part.added", { item_id, output_index, content_index: 0 });
       for (const delta of step.deltas) {
         emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });

@@ -1,0 +1,172 @@
+import { NousError } from "../errors/nous-error.js";
+import type { ProviderError } from "../errors/provider-error.js";
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart } from "./model.js";
+
+/** What happens before a retry, for logs and metrics. */
+export interface RetryAttempt {
+  /** 1 for the first retry. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: ProviderError;
+}
+
+/** How `withRetry` retries. Every field has a default. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. Default 3. */
+  readonly maxRetries?: number;
+  /** Backoff before the first retry. Default 500 ms; doubled (`backoffFactor`) for each next one. */
+  readonly initialDelayMs?: number;
+  readonly backoffFactor?: number;
+  /** Cap of one backoff delay. Default 30 s. */
+  readonly maxDelayMs?: number;
+  /** Spread of the backoff: each delay is drawn from base × [1 − jitter, 1 + jitter]. Default 0.2. */
+  readonly jitter?: number;
+  /**
+   * The longest `retry-after` honoured. Default 60 s. A server asking for longer is not retried: the
+   * error is thrown at once (with its `retryAfterMs`), so the caller can reschedule instead of
+   * holding a run open.
+   */
+  readonly maxRetryAfterMs?: number;
+  /** Bound of the total time spent waiting between attempts. Default: none (only `maxRetries`). */
+  readonly deadlineMs?: number;
+  /** Injectable for tests: waits `ms`, rejecting with the signal's reason when it aborts. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injectable for tests: a number in [0, 1). */
+  readonly random?: () => number;
+  readonly onRetry?: (attempt: RetryAttempt) => void;
+}
+
+/**
+ * A model that retries its inner model's retryable provider errors (rate limits, overload, 5xx,
+ * network, truncated streams) with exponential backoff and jitter. A `retry-after` from the
+ * provider is used as the delay when it is within `maxRetryAfterMs`; a longer one fails at once.
+ * Nothing is retried once the request's signal has aborted, and waits end with the signal.
+ * A stream that fails before yielding anything is retried silently; one that fails after some
+ * parts yields `{ type: "stream-reset" }` first, so the consumer discards what it received.
+ *
+ * @example
+ * const model = withRetry(resolveModel("openai:gpt-5-mini"), { maxRetries: 5, deadlineMs: 60_000 });
+ */
+export function withRetry(model: Model, policy: RetryPolicy = {}): Model {
+  const planner = new RetryPlanner(policy);
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
+    async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+      const budget = planner.start();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await model.doGenerate(request);
+        } catch (error) {
+          await planner.waitBeforeRetry(error, attempt, budget, request.signal);
+        }
+      }
+    },
+    async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+      const budget = planner.start();
+      for (let attempt = 1; ; attempt++) {
+        let yielded = false;
+        try {
+          for await (const part of model.doStream(request)) {
+            yielded = true;
+            yield part;
+          }
+          return;
+        } catch (error) {
+          const delayMs = planner.plan(error, attempt, budget, request.signal);
+          if (yielded) yield { type: "stream-reset", reason: describe(error) };
+          await planner.wait(delayMs, request.signal);
+        }
+      }
+    },
+  };
+}
+
+/** The retry decisions, kept apart from the model plumbing. */
+class RetryPlanner {
+  readonly #maxRetries: number;
+  readonly #initialDelayMs: number;
+  readonly #backoffFactor: number;
+  readonly #maxDelayMs: number;
+  readonly #jitter: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #deadlineMs: number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #random: () => number;
+  readonly #onRetry: ((attempt: RetryAttempt) => void) | undefined;
+
+  constructor(policy: RetryPolicy) {
+    this.#maxRetries = policy.maxRetries ?? 3;
+    this.#initialDelayMs = policy.initialDelayMs ?? 500;
+    this.#backoffFactor = policy.backoffFactor ?? 2;
+    this.#maxDelayMs = policy.maxDelayMs ?? 30_000;
+    this.#jitter = Math.min(1, Math.max(0, policy.jitter ?? 0.2));
+    this.#maxRetryAfterMs = policy.maxRetryAfterMs ?? 60_000;
+    this.#deadlineMs = policy.deadlineMs ?? Number.POSITIVE_INFINITY;
+    this.#sleep = policy.sleep ?? abortableSleep;
+    this.#random = policy.random ?? Math.random;
+    this.#onRetry = policy.onRetry;
+  }
+
+  start(): { waitedMs: number } {
+    return { waitedMs: 0 };
+  }
+
+  /** The delay before retry number `attempt`, or throws `error` when it must not be retried. */
+  plan(error: unknown, attempt: number, budget: { waitedMs: number }, signal: AbortSignal | undefined): number {
+    if (signal?.aborted) throw signal.reason;
+    if (!isRetryable(error) || attempt > this.#maxRetries) throw error;
+    let delayMs: number;
+    if (error.retryAfterMs !== undefined) {
+      if (error.retryAfterMs > this.#maxRetryAfterMs) throw error;
+      delayMs = error.retryAfterMs;
+    } else {
+      const base = Math.min(this.#maxDelayMs, this.#initialDelayMs * this.#backoffFactor ** (attempt - 1));
+      delayMs = Math.round(base * (1 - this.#jitter + 2 * this.#jitter * this.#random()));
+    }
+    if (budget.waitedMs + delayMs > this.#deadlineMs) throw error;
+    budget.waitedMs += delayMs;
+    this.#onRetry?.({ attempt, delayMs, error });
+    return delayMs;
+  }
+
+  wait(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+    return this.#sleep(delayMs, signal);
+  }
+
+  async waitBeforeRetry(
+    error: unknown,
+    attempt: number,
+    budget: { waitedMs: number },
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    await this.wait(this.plan(error, attempt, budget, signal), signal);
+  }
+}
+
+/** A provider error marked retryable (checked structurally, so other copies of Nous count too). */
+function isRetryable(error: unknown): error is ProviderError {
+  return NousError.isInstance(error) && error.fault === "provider" && (error as ProviderError).retryable === true;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Waits `ms`; rejects with the signal's reason as soon as it aborts, leaving no timer or listener. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
