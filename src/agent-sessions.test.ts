@@ -144,6 +144,36 @@ describe("durable approvals", () => {
   });
 });
 
+describe("approval decisions bind to their turn", () => {
+  it("a decided call id reused by the model in a later turn needs a new approval", async () => {
+    const store = new MemoryStore();
+    const runs: number[] = [];
+    const pay = tool({
+      name: "pay",
+      description: "x",
+      input: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: ({ amount }) => runs.push(amount),
+    });
+    await new Agent({
+      model: new ScriptedModel([{ toolCalls: [{ id: "a1", name: "pay", args: { amount: 1 } }] }]),
+      tools: [pay],
+    })
+      .run("go", { sessionId: "reuse", store })
+      .catch(() => {});
+    const [first] = await listPendingApprovals(store);
+    await decideApproval(store, first as NonNullable<typeof first>, { type: "approve" });
+    const model = new ScriptedModel([{ toolCalls: [{ id: "a1", name: "pay", args: { amount: 2 } }] }]);
+    const error = await new Agent({ model, tools: [pay] })
+      .resume("reuse", { store })
+      .catch((caught: unknown) => caught);
+    expect(runs).toEqual([1]);
+    expect(error).toBeInstanceOf(ApprovalPendingError);
+    const requests = (await store.read("reuse")).filter((event) => event.type === "approval_requested");
+    expect(requests).toHaveLength(2);
+  });
+});
+
 describe("resume", () => {
   it("never re-runs a call with a result; an in-doubt non-idempotent call needs a decision; idempotent ones re-run with a stable key", async () => {
     const store = new MemoryStore();

@@ -43,6 +43,8 @@ export async function* runLoop<D extends object, O>(
       await state.commit();
       if (step.type === "final") return yield* finish(state, step.output);
     }
+    // What the log said about the interrupted turn applies to that turn only.
+    state.resume = undefined;
     while (true) {
       throwIfAborted(signal);
       yield { type: "step-start", iteration: state.iteration };

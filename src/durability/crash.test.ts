@@ -1,0 +1,223 @@
+/**
+ * Crash durability: the scenario child (12 turns × 3 tool calls on a real store) is SIGKILLed at
+ * random points (seeded), then resumed by the next child, until each session completes. After every
+ * kill: the store is intact, seqs have no gap or duplicate, every acknowledged seq is present, no call
+ * with a logged result has run again, the non-idempotent tool never ran more often than it was
+ * started or explicitly re-run, and a resume of a copy of the log completes the run.
+ */
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SessionEvent } from "../session/events.js";
+import { MemoryStore } from "../store/memory-store.js";
+import { PostgresStore } from "../store/postgres-store.js";
+import type { SessionStore } from "../store/session-store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import {
+  countByCall,
+  DATABASE_URL,
+  dropSchema,
+  postgresReachable,
+  prng,
+  runChild,
+  seqProblems,
+  tempDir,
+} from "./harness.js";
+import { callsOfTurn, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
+
+const TURNS = 12;
+const ALL_CALLS = Array.from({ length: TURNS }, (_, turn) => callsOfTurn(turn)).flat();
+
+interface Backend {
+  readonly name: "sqlite" | "pg";
+  readonly location: string;
+  readonly store: SessionStore;
+  readonly integrity?: () => { ok: boolean; messages: readonly string[] };
+}
+
+interface ChainStats {
+  kills: number;
+  completed: number;
+  resumeChecks: number;
+}
+
+function effectCounts(file: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of readEffects(file)) counts.set(line.toolCallId, (counts.get(line.toolCallId) ?? 0) + 1);
+  return counts;
+}
+
+/** Checks on the side effects against a log; `reruns` counts explicit rerun decisions per call. */
+function checkEffects(events: readonly SessionEvent[], file: string, reruns: ReadonlyMap<string, number>): void {
+  const intents = countByCall(events, "tool_call");
+  const effects = readEffects(file);
+  const charges = new Map<string, number>();
+  const keys = new Map<string, Set<string>>();
+  for (const line of effects) {
+    if (line.tool === "charge") charges.set(line.toolCallId, (charges.get(line.toolCallId) ?? 0) + 1);
+    if (line.tool === "reserve") keys.set(line.toolCallId, (keys.get(line.toolCallId) ?? new Set()).add(line.key));
+  }
+  for (const [id, count] of charges) {
+    // The effect of a non-idempotent call happens only after its intent is committed …
+    expect(count, `charge ${id} effects vs intents`).toBeLessThanOrEqual(intents.get(id) ?? 0);
+    // … and never more than once unless a decision said to run it again.
+    expect(count, `charge ${id} effects vs explicit reruns`).toBeLessThanOrEqual(1 + (reruns.get(id) ?? 0));
+  }
+  // An idempotent tool sees the same idempotency key every time it runs for one call.
+  for (const [id, set] of keys) expect(set.size, `reserve ${id} keys ${[...set]}`).toBe(1);
+}
+
+/** The log of a completed run: every call has exactly one result; with reconciliation, one charge each. */
+function checkCompleted(events: readonly SessionEvent[], file: string): void {
+  expect(events.at(-1)?.type).toBe("run_completed");
+  const results = countByCall(events, "tool_result");
+  for (const call of ALL_CALLS) expect(results.get(call.id), `results of ${call.id}`).toBe(1);
+  const charges = readEffects(file).filter((line) => line.tool === "charge");
+  expect(charges.map((line) => line.toolCallId).sort()).toEqual(
+    ALL_CALLS.filter((call) => call.name === "charge")
+      .map((call) => call.id)
+      .sort(),
+  );
+}
+
+/** Resumes a copy of the log (in memory, with a copy of the side effects) to completion. */
+async function resumeCopy(events: readonly SessionEvent[], file: string, dir: string, tag: string): Promise<boolean> {
+  if (!events.some((event) => event.type === "run_started")) return false;
+  if (events.at(-1)?.type === "run_completed") return false;
+  const memory = new MemoryStore();
+  const copy = events.map(({ sessionId: _ignored, ...event }) => event as SessionEvent);
+  await memory.append("copy", copy, { expectedLastSeq: 0 });
+  const effects = join(dir, `${tag}.copy.effects`);
+  if (existsSync(file)) copyFileSync(file, effects);
+  else writeFileSync(effects, "");
+  const before = effectCounts(effects);
+  const agent = scenarioAgent({ effectsFile: effects, turns: TURNS });
+  const result = await agent.resume("copy", {
+    store: memory,
+    deps: { counter: 0 },
+    resolveInDoubt: reconcilePolicy(effects),
+  });
+  expect(result.output).toBe(`done after ${TURNS} turns`);
+  const log = await memory.read("copy");
+  checkCompleted(log, effects);
+  // Calls whose result was logged before the kill did not run again.
+  const after = effectCounts(effects);
+  for (const [id] of countByCall(events, "tool_result")) expect(after.get(id), id).toBe(before.get(id));
+  return true;
+}
+
+async function crashChain(backend: Backend, seed: number, kills: number, dir: string): Promise<ChainStats> {
+  const random = prng(seed);
+  const stats: ChainStats = { kills: 0, completed: 0, resumeChecks: 0 };
+  let round = 0;
+  let sessionId = `${backend.name}-seed${seed}-${round}`;
+  let effects = join(dir, `${sessionId}.effects`);
+  let reruns = new Map<string, number>();
+  /** Effect count of each call when its result was first seen in the log: it must never change. */
+  let frozen = new Map<string, number>();
+  while (stats.kills < kills) {
+    // Kill within what is left of the run (about 11 events per turn), sometimes by time instead.
+    const remaining = Math.max(1, TURNS * 11 + 6 - (await backend.store.lastSeq(sessionId)));
+    const plan =
+      random() < 0.85 ? { afterAcks: 1 + Math.floor(random() * remaining) } : { afterMs: Math.floor(random() * 400) };
+    const outcome = await runChild({
+      args: ["auto", backend.name, backend.location, sessionId, effects, String(TURNS), "reconcile"],
+      kill: plan,
+    });
+    for (const line of outcome.lines) {
+      const decided = /^DECIDE (\S+) rerun$/.exec(line);
+      if (decided?.[1]) reruns.set(decided[1], (reruns.get(decided[1]) ?? 0) + 1);
+    }
+    const events = await backend.store.read(sessionId);
+    if (backend.integrity) {
+      const report = backend.integrity();
+      expect(report.ok, report.messages.join("; ")).toBe(true);
+    }
+    expect(seqProblems(events)).toBeUndefined();
+    for (const seq of outcome.acked)
+      expect(seq, `acknowledged seq ${seq} of ${sessionId}`).toBeLessThanOrEqual(events.length);
+    checkEffects(events, effects, reruns);
+    const counts = effectCounts(effects);
+    for (const [id] of countByCall(events, "tool_result")) {
+      const seen = frozen.get(id);
+      if (seen === undefined) frozen.set(id, counts.get(id) ?? 0);
+      else expect(counts.get(id) ?? 0, `${id} ran again after its result was logged`).toBe(seen);
+    }
+    if (outcome.killed) {
+      stats.kills += 1;
+      if (await resumeCopy(events, effects, dir, `${sessionId}-k${stats.kills}`)) stats.resumeChecks += 1;
+    } else {
+      expect(outcome.last).toBe(`DONE done after ${TURNS} turns`);
+    }
+    if (events.at(-1)?.type === "run_completed") {
+      checkCompleted(events, effects);
+      stats.completed += 1;
+      round += 1;
+      sessionId = `${backend.name}-seed${seed}-${round}`;
+      effects = join(dir, `${sessionId}.effects`);
+      reruns = new Map();
+      frozen = new Map();
+    }
+  }
+  return stats;
+}
+
+/** Runs chains for `seeds`, `parallel` at a time, `killsPerSeed` kills each. */
+async function runSeeds(backend: Backend, seeds: readonly number[], killsPerSeed: number, parallel: number) {
+  const dir = tempDir(`crash-${backend.name}`);
+  const totals: ChainStats = { kills: 0, completed: 0, resumeChecks: 0 };
+  const queue = [...seeds];
+  const worker = async () => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      const stats = await crashChain(backend, seed, killsPerSeed, dir);
+      totals.kills += stats.kills;
+      totals.completed += stats.completed;
+      totals.resumeChecks += stats.resumeChecks;
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return totals;
+}
+
+describe("crash durability (SIGKILL at random points)", () => {
+  it("SQLite: 200 kills over 8 seeds keep the log intact and every run completes", { timeout: 240_000 }, async () => {
+    const dir = tempDir("crash-sqlite-db");
+    const path = join(dir, "sessions.db");
+    const store = new SqliteStore({ path });
+    try {
+      const totals = await runSeeds(
+        { name: "sqlite", location: path, store, integrity: () => store.integrityCheck() },
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        25,
+        2,
+      );
+      console.log(`sqlite crash: ${JSON.stringify(totals)}`);
+      expect(totals.kills).toBe(200);
+      expect(totals.resumeChecks).toBeGreaterThan(100);
+      expect(totals.completed).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  describe("PostgreSQL", () => {
+    const schema = `nous_crash_${process.pid}_${Date.now()}`;
+    let reachable = false;
+    afterAll(async () => {
+      if (reachable) await dropSchema(schema);
+    });
+    it("52 kills over 4 seeds keep the log intact and every run completes", { timeout: 240_000 }, async (context) => {
+      reachable = await postgresReachable();
+      if (!reachable) return context.skip();
+      const store = await PostgresStore.connect(DATABASE_URL, { schema });
+      try {
+        const totals = await runSeeds({ name: "pg", location: schema, store }, [11, 12, 13, 14], 13, 2);
+        console.log(`postgres crash: ${JSON.stringify(totals)}`);
+        expect(totals.kills).toBe(52);
+        expect(totals.resumeChecks).toBeGreaterThan(20);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
