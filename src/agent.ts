@@ -1,4 +1,4 @@
-import { SessionStateError } from "./errors/run-errors.js";
+import { DepthLimitExceededError, SessionStateError } from "./errors/run-errors.js";
 import { DefinitionError } from "./errors/user-errors.js";
 import { withFallback } from "./models/fallback.js";
 import type { Model } from "./models/model.js";
@@ -11,12 +11,23 @@ import { type RunStart, runLoop } from "./runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "./runner/run-state.js";
 import type { AgentOptions, Prompt, RunOptions, RunResult } from "./runner/types.js";
 import { AgentContext } from "./session/agent-context.js";
+import type { RunSeam } from "./session/run-seam.js";
 import { assertNoUnfinishedRun, defaultSessionStore, sessionContext, storePersistence } from "./session-runs.js";
 import type { SessionStore } from "./store/session-store.js";
 import { type AnyTool, indexTools } from "./tools/tool.js";
 
+/** Links a run to the tool call of a parent run that started it (a sub-agent). */
+export interface ParentRun {
+  /** The parent run's seam (`context.seam` in the delegating tool). */
+  readonly seam: RunSeam;
+  readonly sessionId?: string;
+  readonly toolCallId: string;
+}
+
 /** Run options with a session: events are committed to `store` as the run goes. */
 export type SessionRunOptions<D extends object> = RunOptions<D> & {
+  /** Set when this run is a sub-agent of another run: depth is checked and the link recorded. */
+  parent?: ParentRun;
   /** Continue (or start) this session; its log is loaded and state deps are rebuilt from it. */
   sessionId?: string;
   /** Where the session lives (default: SQLite at `.nous/sessions.db`). */
@@ -38,6 +49,7 @@ interface AnyRunOptions<D extends object> {
   sessionId?: string;
   store?: SessionStore;
   resolveInDoubt?: InDoubtResolver;
+  parent?: ParentRun;
 }
 
 /** `resume` takes options; they are required only when the deps type has required keys. */
@@ -131,6 +143,9 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     streaming: boolean,
   ): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
     const agent = this.#options;
+    const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;
+    const maxDepth = agent.maxDepth ?? 3;
+    if (depth > maxDepth) throw new DepthLimitExceededError(maxDepth);
     const deps = (options?.deps ?? {}) as D;
     const sessionId = options?.sessionId;
     let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now });
@@ -138,8 +153,9 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     let runId = options?.runId ?? crypto.randomUUID();
     let resumePoint: ReturnType<typeof analyzeResumePoint>;
     let storedCount = 0;
+    let store = options?.store ?? (options?.parent?.seam.store as SessionStore | undefined);
     if (sessionId !== undefined) {
-      const store = options?.store ?? (await defaultSessionStore());
+      store ??= await defaultSessionStore();
       const events = await store.read(sessionId);
       if (start.type === "prompt") assertNoUnfinishedRun(events, sessionId);
       else {
@@ -172,6 +188,12 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         persistence,
         sessionId,
         resolveInDoubt: options?.resolveInDoubt,
+        depth,
+        store,
+        parent:
+          options?.parent === undefined
+            ? undefined
+            : { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId },
       },
       context,
     );

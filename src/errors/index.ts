@@ -19,6 +19,7 @@ export {
 export {
   ApprovalPendingError,
   CancelledError,
+  DepthLimitExceededError,
   LimitError,
   MaxIterationsExceededError,
   ModelBehaviorError,

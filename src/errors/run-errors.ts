@@ -33,6 +33,17 @@ export class UsageLimitExceededError extends LimitError {
   }
 }
 
+/** A sub-agent would nest deeper than the parent agent allows (`maxDepth`, default 3). */
+export class DepthLimitExceededError extends LimitError {
+  readonly code = "depth_limit_exceeded";
+  readonly maxDepth: number;
+
+  constructor(maxDepth: number) {
+    super({ message: `Sub-agents may nest at most ${maxDepth} levels deep` });
+    this.maxDepth = maxDepth;
+  }
+}
+
 /** The caller aborted the run. */
 export class CancelledError extends NousError {
   readonly code = "cancelled";

@@ -27,7 +27,15 @@ export async function* runLoop<D extends object, O>(
   const { runId, hooks, model, signal, options } = state.config;
   try {
     if (start.type === "prompt") {
-      state.record("run_started", { runId, agent: options.name, model: modelName(model) });
+      const parent = state.config.parent;
+      state.record("run_started", {
+        runId,
+        agent: options.name,
+        model: modelName(model),
+        ...(parent
+          ? { parentSessionId: parent.sessionId, parentToolCallId: parent.toolCallId, depth: state.config.depth }
+          : {}),
+      });
     } else {
       state.record("run_resumed", { runId });
     }

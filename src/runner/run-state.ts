@@ -4,8 +4,10 @@ import type { Model } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";
+import type { RunSeam } from "../session/run-seam.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import { createSeam } from "./nested-call.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 
@@ -27,6 +29,12 @@ export interface RunConfig<D extends object, O> {
   readonly sessionId: string | undefined;
   /** Settles in-doubt calls of non-idempotent tools on resume; without it they stop the run. */
   readonly resolveInDoubt: InDoubtResolver | undefined;
+  /** Sub-agent nesting depth (0 for a top-level run). */
+  readonly depth: number;
+  /** The session store (opaque to the runner), handed to nested runs through the seam. */
+  readonly store: object | undefined;
+  /** The parent run's session and tool call, when this run is a sub-agent (recorded in `run_started`). */
+  readonly parent: { readonly sessionId?: string; readonly toolCallId: string } | undefined;
 }
 
 /** What to do with a call that may or may not have run: run it again, or record a result for it. */
@@ -67,6 +75,7 @@ export class RunState<D extends object, O> {
   readonly toolFailures = new Map<string, number>();
   resume: ResumeInfo | undefined;
   #committed: number;
+  #seam: RunSeam | undefined;
 
   constructor(
     readonly config: RunConfig<D, O>,
@@ -114,6 +123,7 @@ export class RunState<D extends object, O> {
       runId: this.config.runId,
       sessionId: this.config.sessionId,
       idempotencyKey: call ? this.idempotencyKey(call.toolCallId) : undefined,
+      seam: (this.#seam ??= createSeam(this)),
     });
   }
 

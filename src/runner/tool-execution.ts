@@ -2,6 +2,7 @@ import { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
 import { CancelledError, ToolRetryError } from "../errors/run-errors.js";
 import { findNonJson } from "../session/json-value.js";
+import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { RunState } from "./run-state.js";
@@ -13,7 +14,7 @@ import {
   type ToolCallPart,
 } from "./tool-preparation.js";
 
-interface Outcome<D extends object> {
+export interface Outcome<D extends object> {
   result: unknown;
   isError: boolean;
   update?: ContextUpdate<D>;
@@ -51,16 +52,27 @@ export async function* executeToolCalls<D extends object, O>(
   }
 }
 
-async function invoke<D extends object, O>(
+function invoke<D extends object, O>(
   state: RunState<D, O>,
   prepared: Extract<PreparedCall<D>, { type: "run" }>,
   deps: D,
 ): Promise<Outcome<D>> {
-  const { tool, call, args } = prepared;
+  return runTool(state, prepared.tool, prepared.call.toolCallId, prepared.args, deps);
+}
+
+/** Runs a tool's `execute` with its timeout and the run's signal; errors become error outcomes. */
+export async function runTool<D extends object, O>(
+  state: RunState<D, O>,
+  tool: AnyTool<D>,
+  toolCallId: string,
+  args: unknown,
+  deps: D,
+  parentSignal: AbortSignal | undefined = state.config.signal,
+): Promise<Outcome<D>> {
   const runSignal = state.config.signal;
-  const scope = childSignal(runSignal, tool.timeoutMs);
+  const scope = childSignal(parentSignal, tool.timeoutMs);
   try {
-    const context = state.runContext({ toolCallId: call.toolCallId, toolName: tool.name, signal: scope.signal, deps });
+    const context = state.runContext({ toolCallId, toolName: tool.name, signal: scope.signal, deps });
     const value = await raceAbort(
       Promise.resolve().then(() => tool.execute(args, context)),
       scope.signal,

@@ -79,6 +79,8 @@ export interface AgentOptions<D extends object, O> {
   outputMode?: OutputMode;
   /** How often invalid structured output is sent back to the model before the run fails (default 2). */
   outputRetries?: number;
+  /** How deep sub-agents may nest below this agent's runs (default 3). */
+  maxDepth?: number;
   /** Model requests per run (default 10). */
   maxIterations?: number;
   parallelToolCalls?: boolean;

@@ -47,7 +47,15 @@ export interface EventDataMap {
     readonly args?: unknown;
     readonly reason?: string;
   };
-  run_started: { readonly runId: string; readonly agent?: string };
+  run_started: {
+    readonly runId: string;
+    readonly agent?: string;
+    readonly model?: string;
+    /** Set on a sub-agent's run: the parent run's session and the tool call that started it. */
+    readonly parentSessionId?: string;
+    readonly parentToolCallId?: string;
+    readonly depth?: number;
+  };
   run_completed: { readonly runId: string; readonly output?: unknown };
   run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
 }

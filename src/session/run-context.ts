@@ -1,3 +1,4 @@
+import type { RunSeam } from "./run-seam.js";
 import { emptyUsage, type Usage } from "./usage.js";
 
 export interface RunContextOptions<D> {
@@ -11,6 +12,8 @@ export interface RunContextOptions<D> {
   sessionId?: string;
   /** Stable across retries and resumes of one tool call: derived from session, run and call id. */
   idempotencyKey?: string;
+  /** The handle back into the run (nested tool calls, usage); set by the runner. */
+  seam?: RunSeam;
 }
 
 const neverAborted = new AbortController().signal;
@@ -33,6 +36,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
   readonly runId: string | undefined;
   readonly sessionId: string | undefined;
   readonly idempotencyKey: string | undefined;
+  readonly seam: RunSeam | undefined;
 
   private constructor(options: RunContextOptions<D>) {
     this.deps = options.deps;
@@ -44,6 +48,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
     this.runId = options.runId;
     this.sessionId = options.sessionId;
     this.idempotencyKey = options.idempotencyKey;
+    this.seam = options.seam;
     Object.freeze(this);
   }
 
@@ -67,6 +72,7 @@ export class RunContext<D extends object = Record<string, unknown>> {
       runId: this.runId,
       sessionId: this.sessionId,
       idempotencyKey: this.idempotencyKey,
+      seam: this.seam,
     };
   }
 }
