@@ -1,12 +1,15 @@
 /**
  * The main job: an agent with three tools runs on the built-in TestModel (no key, no network),
  * or on the model named by NOUS_MODEL (for example NOUS_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY).
- * It prints the streamed answer, the final deps and a short view of the session log.
+ * It prints the streamed answer, the final deps and a short view of the session log. The session is
+ * stored in the default SQLite store (.nous/sessions.db): `npx nous inspect` shows it in the browser.
  *
  * Run: npm start
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Agent, ContextUpdate, isSurfaceType, projectDeps, type RunContext, tool } from "../src/index.js";
+import { SqliteStore } from "../src/sqlite.js";
 
 type Todo = { id: number; text: string; done: boolean };
 type Deps = { todos: Todo[]; preferences: { reminders: { channel: string; hour: number } } };
@@ -55,10 +58,17 @@ const initial: Deps = { todos: [], preferences: { reminders: { channel: "email",
 console.log(
   `Model: ${model}${model === "test" ? " (the built-in TestModel; set NOUS_MODEL=provider:model to use a real one)" : ""}`,
 );
+const store = new SqliteStore(); // .nous/sessions.db under the working directory
+const sessionId = `main-${randomUUID()}`;
+console.log(`Session: ${sessionId} (stored in ${store.path})`);
 console.log('Prompt: "Remind me to buy milk, by SMS in the morning."\n');
 
 let result: Awaited<ReturnType<typeof agent.run>> | undefined;
-for await (const event of agent.stream("Remind me to buy milk, by SMS in the morning.", { deps: initial })) {
+for await (const event of agent.stream("Remind me to buy milk, by SMS in the morning.", {
+  deps: initial,
+  sessionId,
+  store,
+})) {
   switch (event.type) {
     case "tool-call-end":
       console.log(`  → ${event.toolName}(${JSON.stringify(event.args)})`);
@@ -90,3 +100,6 @@ console.log(`\nDeps rebuilt from the log equal the result: ${JSON.stringify(rebu
 console.log(
   `Usage: ${result.usage.requests} model requests, ${result.usage.toolCalls} tool calls, ${result.usage.totalTokens} tokens`,
 );
+await store.close();
+console.log(`\nSee this run in the browser: npx nous inspect   (then open session ${sessionId})`);
+console.log(`Or in the terminal: npx nous sessions show ${sessionId}`);

@@ -14,7 +14,9 @@ import { AgentContext } from "./session/agent-context.js";
 import type { RunSeam } from "./session/run-seam.js";
 import { assertNoUnfinishedRun, defaultSessionStore, sessionContext, storePersistence } from "./session-runs.js";
 import type { SessionStore } from "./store/session-store.js";
-import { type AnyTool, indexTools } from "./tools/tool.js";
+import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "./sub-agent.js";
+import type { InferSchema, SchemaInput } from "./tools/schema.js";
+import { type AnyTool, indexTools, type Tool } from "./tools/tool.js";
 
 /** Links a run to the tool call of a parent run that started it (a sub-agent). */
 export interface ParentRun {
@@ -97,6 +99,18 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         throw new DefinitionError({ message: `Agent option ${key} must be a whole number >= 0, got ${value}` });
       }
     }
+  }
+
+  /** The names of this agent's tools. */
+  get toolNames(): readonly string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** This agent as a tool another agent's model can call (a sub-agent); see `agentAsTool`. */
+  asTool<PD extends object = Record<string, unknown>, S extends SchemaInput = DefaultSubAgentInput>(
+    options: AgentAsToolOptions<PD, D, S>,
+  ): Tool<InferSchema<S>, O | string, PD> {
+    return agentAsTool(this, options);
   }
 
   /** Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure. */

@@ -186,6 +186,18 @@ export {
   type SessionSummary,
 } from "./store/index.js";
 export {
+  type AgentAsToolOptions,
+  agentAsTool,
+  type DefaultSubAgentInput,
+  type DelegateArguments,
+  type DelegateOptions,
+  type Delegation,
+  delegate,
+  SubAgentContextError,
+  SubAgentFailedError,
+  SubAgentToolsError,
+} from "./sub-agent.js";
+export {
   type AnyTool,
   type CompiledSchema,
   type InferSchema,

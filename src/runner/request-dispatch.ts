@@ -1,7 +1,7 @@
 import type { ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
 import type { AssistantPart } from "../session/messages.js";
-import { addUsage } from "../session/usage.js";
+import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { RunState } from "./run-state.js";
@@ -34,14 +34,7 @@ export async function* dispatchRequest<D extends object, O>(
   }
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
   response = (await hooks.postResponse?.(response, state.runContext())) ?? response;
-  state.usage = addUsage(state.usage, {
-    requests: 1,
-    inputTokens: response.usage.inputTokens ?? 0,
-    outputTokens: response.usage.outputTokens ?? 0,
-    totalTokens: response.usage.totalTokens ?? (response.usage.inputTokens ?? 0) + (response.usage.outputTokens ?? 0),
-    cachedInputTokens: response.usage.cachedInputTokens ?? 0,
-    reasoningTokens: response.usage.reasoningTokens ?? 0,
-  });
+  state.usage = addUsage(state.usage, responseUsage(response.usage));
   state.record("model_response", {
     model: response.modelId ? `${model.provider}:${response.modelId}` : name,
     usage: response.usage,

@@ -2,7 +2,8 @@ import { toResponsePart } from "../models/assistant-parts.js";
 import type { ModelResponse } from "../models/model.js";
 import type { SessionEvent } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
-import { addUsage, emptyUsage, type Usage } from "../session/usage.js";
+import { projectUsage } from "../session/projections.js";
+import type { Usage } from "../session/usage.js";
 import type { ResumeInfo } from "./run-state.js";
 
 /** What the log of a session says about its last run, for resuming it. */
@@ -29,22 +30,11 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
   const run = events.slice(start);
   const runId = (run[0]?.data as { runId: string }).runId;
   const finished = run.some((event) => event.type === "run_completed");
-  let usage = emptyUsage;
-  let iteration = 0;
+  // Usage restarts from the log, as a run's usage would have been counted.
+  const usage = projectUsage(run);
+  const iteration = usage.requests;
   let lastAssistant = -1;
   for (const [index, event] of run.entries()) {
-    if (event.type === "model_response") {
-      iteration += 1;
-      const reported = (event.data as { usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } })
-        .usage;
-      usage = addUsage(usage, {
-        requests: 1,
-        inputTokens: reported.inputTokens ?? 0,
-        outputTokens: reported.outputTokens ?? 0,
-        totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
-      });
-    }
-    if (event.type === "tool_call") usage = addUsage(usage, { toolCalls: 1 });
     if (event.type === "assistant_message") lastAssistant = index;
   }
   const after = lastAssistant === -1 ? [] : run.slice(lastAssistant + 1);

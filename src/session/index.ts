@@ -34,4 +34,4 @@ export {
   serializeLog,
 } from "./serialization.js";
 export { SessionLog } from "./session-log.js";
-export { addUsage, emptyUsage, type Usage } from "./usage.js";
+export { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "./usage.js";

@@ -2,7 +2,7 @@ import { ContextUpdate } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { isBuiltinEvent, type SessionEvent } from "./events.js";
 import type { Message } from "./messages.js";
-import { addUsage, emptyUsage, type Usage } from "./usage.js";
+import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "./usage.js";
 
 /** The model message an event projects to, or undefined for bookkeeping events. */
 export function projectMessage(event: SessionEvent): Message | undefined {
@@ -70,11 +70,14 @@ function* recordedOperations(events: Iterable<SessionEvent>): Iterable<DepsOpera
   }
 }
 
-/** The total usage of the model responses in the log. */
+/** The total usage recorded in the log: one request and its tokens per model response, one call per tool call. */
 export function projectUsage(events: Iterable<SessionEvent>): Usage {
   let usage = emptyUsage;
   for (const event of events) {
-    if (event.type === "model_response") usage = addUsage(usage, (event.data as { usage: Partial<Usage> }).usage);
+    if (event.type === "model_response") {
+      usage = addUsage(usage, responseUsage((event.data as { usage: ReportedTokens }).usage));
+    }
+    if (event.type === "tool_call") usage = addUsage(usage, { toolCalls: 1 });
   }
   return usage;
 }

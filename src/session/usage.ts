@@ -31,3 +31,26 @@ export function addUsage(left: Usage, right: Partial<Usage>): Usage {
     toolCalls: left.toolCalls + (right.toolCalls ?? 0),
   });
 }
+
+/** Token counts as a model reports them; any may be missing. */
+export interface ReportedTokens {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+  readonly cachedInputTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+/** The usage one model response adds to a run: one request and its tokens (total = input + output when not reported). */
+export function responseUsage(reported: ReportedTokens): Partial<Usage> {
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  return {
+    requests: 1,
+    inputTokens,
+    outputTokens,
+    totalTokens: reported.totalTokens ?? inputTokens + outputTokens,
+    cachedInputTokens: reported.cachedInputTokens ?? 0,
+    reasoningTokens: reported.reasoningTokens ?? 0,
+  };
+}

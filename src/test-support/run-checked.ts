@@ -3,12 +3,18 @@ import type { Agent, RunArguments } from "../agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import type { Prompt, RunResult } from "../runner/types.js";
 import { isSurfaceType } from "../session/events.js";
-import { projectDeps, projectMessages } from "../session/projections.js";
+import { projectDeps, projectMessages, projectUsage } from "../session/projections.js";
 
 /** Checks what every run must satisfy: deps and messages are the projections of the log, and no bookkeeping leaks into messages. */
 export function checkProjections<D extends object, O>(result: RunResult<O, D>, initialDeps: D): void {
   expect(projectDeps(result.log, initialDeps)).toEqual(result.deps);
   expect(projectMessages(result.log)).toEqual(result.messages);
+  // Usage is the run's own: from its run_started on (a continued session holds earlier runs).
+  const start = result.log.findIndex(
+    (event) => event.type === "run_started" && (event.data as { runId?: string }).runId === result.runId,
+  );
+  const run = result.log.slice(Math.max(0, start));
+  if (!run.some((event) => event.type.startsWith("subagent_"))) expect(projectUsage(run)).toEqual(result.usage);
   const surfaceCount = result.log.filter((event) => isSurfaceType(event.type)).length;
   expect(result.messages).toHaveLength(surfaceCount);
   const seqs = result.log.map((event) => event.seq);

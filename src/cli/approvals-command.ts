@@ -1,0 +1,143 @@
+import {
+  type ApprovalVerdict,
+  decideApproval,
+  listPendingApprovals,
+  NousError,
+  type PendingApproval,
+  pendingApprovalsOf,
+} from "../index.js";
+import { chosenModel, loadAgentSource } from "./agent-loader.js";
+import { CliExit, type CliIo, EXIT, jsonOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import { openStore, storeLocation } from "./open-store.js";
+import { preview } from "./render-stream.js";
+import { exitCodeOfOutcome, outcomeJson, reportOutcome, resumeTurn } from "./run-turn.js";
+
+export const APPROVALS_HELP = `Usage: nous approvals <subcommand> [options]
+
+Subcommands:
+  list                                  tool calls waiting for a decision, in every session
+  approve <session> <call> [--args json] approve (with edited arguments when --args is given)
+  reject <session> <call> [--reason text]
+                                        reject; the model is told the reason
+
+After a decision, once the session has no other pending approval, the run resumes with
+the built-in assistant (or --agent file) and its answer is printed.
+
+Options:
+  --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
+  --agent file          the agent file that owns the session (default: the built-in assistant)
+  --export name         the agent file's export (default: default)
+  --model provider:model  the model for the resumed run (default: NOUS_MODEL, else TestModel)
+  --no-resume           record the decision only
+  --json                machine-readable output
+  -h, --help            this help
+
+Exit codes: 0 ok (decided, and the resumed run completed), 1 the resumed run failed,
+2 usage error, 3 still waiting for approval, 4 no such pending approval.
+`;
+
+const OPTIONS = {
+  store: { type: "string" },
+  json: { type: "boolean" },
+  args: { type: "string" },
+  reason: { type: "string" },
+  agent: { type: "string" },
+  export: { type: "string" },
+  model: { type: "string" },
+  "no-resume": { type: "boolean" },
+} as const;
+
+/** `nous approvals …`. */
+export async function approvalsCommand(io: CliIo, argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommand(argv, OPTIONS);
+  const [sub, sessionId, callId, ...extra] = positionals;
+  if (values.help || sub === undefined) {
+    io.out(APPROVALS_HELP);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  if (sub !== "list" && sub !== "approve" && sub !== "reject") {
+    throw new UsageError(`Unknown subcommand "approvals ${sub}"`);
+  }
+  if (sub === "list" && sessionId !== undefined) throw new UsageError('"approvals list" takes no arguments');
+  if (sub !== "list" && (sessionId === undefined || callId === undefined || extra.length > 0)) {
+    throw new UsageError(`"approvals ${sub}" needs a session id and a tool call id`);
+  }
+  if (sub !== "approve" && values.args !== undefined) throw new UsageError("--args is only for approve");
+  if (sub !== "reject" && values.reason !== undefined) throw new UsageError("--reason is only for reject");
+  const editedArgs = jsonOption("args", values.args);
+  const store = await openStore(storeLocation(values.store));
+  try {
+    if (sub === "list") return await list(io, await listPendingApprovals(store), values.json === true);
+    const session = sessionId as string;
+    const events = await store.read(session);
+    if (events.length === 0) throw new CliExit(EXIT.notFound, `Session "${session}" not found`);
+    const pending = pendingApprovalsOf(session, events);
+    const approval = pending.find((item) => item.toolCallId === callId);
+    if (approval === undefined) {
+      throw new CliExit(EXIT.notFound, `No pending approval for call "${callId}" in session "${session}"`);
+    }
+    const verdict: ApprovalVerdict =
+      sub === "reject"
+        ? { type: "reject", reason: values.reason }
+        : editedArgs !== undefined
+          ? { type: "edit", args: editedArgs }
+          : { type: "approve" };
+    try {
+      await decideApproval(store, approval, verdict);
+    } catch (error) {
+      if (NousError.isInstance(error) && error.code === "approval_mismatch")
+        throw new CliExit(EXIT.notFound, error.message);
+      throw error;
+    }
+    const decided =
+      sub === "reject" ? "Rejected" : editedArgs !== undefined ? "Approved with edited arguments" : "Approved";
+    io.err(`${decided}: ${approval.toolName} (call ${approval.toolCallId}) in session ${session}\n`);
+    const remaining = pending.length - 1;
+    if (values["no-resume"] || remaining > 0) {
+      if (remaining > 0)
+        io.err(`${remaining} more approval(s) pending in this session; the run resumes once all are decided\n`);
+      if (values.json)
+        printJson(io, {
+          sessionId: session,
+          toolCallId: callId,
+          verdict: verdict.type,
+          resumed: false,
+          pending: remaining,
+        });
+      return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
+    }
+    const source = await loadAgentSource(values.agent, values.export);
+    const agent = await source.build({ model: chosenModel(values.model) });
+    io.err(`Resuming with ${source.label}…\n`);
+    const startedAt = Date.now();
+    const outcome = await resumeTurn(agent, { sessionId: session, store, deps: await source.liveDeps() });
+    if (values.json) {
+      printJson(io, { ...outcomeJson(outcome, session, []), verdict: verdict.type, resumed: true });
+    } else if (outcome.status === "completed") {
+      io.out(`${String(outcome.result.output)}\n`);
+    }
+    reportOutcome(io, outcome, session, startedAt);
+    return exitCodeOfOutcome(outcome);
+  } finally {
+    await store.close();
+  }
+}
+
+async function list(io: CliIo, approvals: PendingApproval[], json: boolean): Promise<number> {
+  if (json) {
+    printJson(io, approvals);
+    return EXIT.ok;
+  }
+  if (approvals.length === 0) {
+    io.err("No pending approvals.\n");
+    return EXIT.ok;
+  }
+  const colors = paint(io);
+  for (const approval of approvals) {
+    io.out(
+      `${colors.bold(approval.sessionId)}  ${approval.toolCallId}  ${approval.toolName}(${preview(approval.args, 80)})  ${colors.dim(approval.requestedAt)}\n`,
+    );
+  }
+  io.err(colors.dim("Decide with: nous approvals approve|reject <session> <call>\n"));
+  return EXIT.ok;
+}

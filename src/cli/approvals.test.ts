@@ -1,0 +1,89 @@
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { FIXTURES, json, runCli, temporaryDirectory } from "./fixtures/cli-process.js";
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const cwd = temporaryDirectory();
+const store = join(temporaryDirectory("nous-store-"), "sessions.db");
+const cli = (...args: string[]) => runCli([...args, "--store", store], { cwd });
+const agent = join(FIXTURES, "approval-agent.ts");
+
+type Pending = { sessionId: string; toolCallId: string; toolName: string; args: unknown };
+
+async function pendingOf(sessionId: string): Promise<Pending> {
+  const all = json<Pending[]>(await cli("approvals", "list", "--json"));
+  const found = all.find((item) => item.sessionId === sessionId);
+  if (found === undefined) throw new Error(`no pending approval in ${sessionId}`);
+  return found;
+}
+
+describe("nous approvals", () => {
+  it("lists pending approvals; approve with edited args resumes the run to its answer", async () => {
+    expect((await cli("approvals", "list")).stderr).toContain("No pending approvals.");
+    expect((await cli("run", agent, "hello ann", "--session", "a1")).code).toBe(3);
+    const pending = await pendingOf("a1");
+    expect(pending).toMatchObject({ toolName: "send_email", args: { to: "ann@example.com", body: "hello ann" } });
+    const text = await cli("approvals", "list");
+    expect(text.stdout).toContain(`a1  ${pending.toolCallId}  send_email({"to":"ann@example.com","body":"hello ann"})`);
+
+    const approved = await cli(
+      "approvals",
+      "approve",
+      "a1",
+      pending.toolCallId,
+      "--args",
+      '{"to":"bob@example.com","body":"edited"}',
+      "--agent",
+      agent,
+    );
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe('Email outcome: {"sent":true,"to":"bob@example.com","body":"edited"}\n');
+    expect(approved.stderr).toContain(
+      `Approved with edited arguments: send_email (call ${pending.toolCallId}) in session a1`,
+    );
+    const summary = json<{ summary: { status: string } }>(await cli("sessions", "show", "a1", "--json")).summary;
+    expect(summary.status).toBe("completed");
+
+    const replayed = await cli("approvals", "approve", "a1", pending.toolCallId, "--agent", agent);
+    expect(replayed.code).toBe(4);
+    expect(replayed.stderr).toContain("No pending approval");
+  });
+
+  it("reject tells the model the reason; --json reports the resumed run", async () => {
+    expect((await cli("run", agent, "spam", "--session", "a2")).code).toBe(3);
+    const pending = await pendingOf("a2");
+    const rejected = json(
+      await cli("approvals", "reject", "a2", pending.toolCallId, "--reason", "not today", "--agent", agent, "--json"),
+    );
+    expect(rejected).toMatchObject({
+      sessionId: "a2",
+      status: "completed",
+      verdict: "reject",
+      resumed: true,
+      output: 'Email outcome: "The user rejected this tool call: not today"',
+    });
+    // The decision and the resumed run replay offline.
+    expect(json(await cli("sessions", "replay", "a2", agent, "--json"))).toMatchObject({ matches: true });
+  });
+
+  it("--no-resume only records the decision; bad input exits 2, unknown sessions 4", async () => {
+    expect((await cli("run", agent, "later", "--session", "a3")).code).toBe(3);
+    const pending = await pendingOf("a3");
+    const recorded = json(await cli("approvals", "approve", "a3", pending.toolCallId, "--no-resume", "--json"));
+    expect(recorded).toMatchObject({ sessionId: "a3", verdict: "approve", resumed: false, pending: 0 });
+    expect(json<{ summary: { status: string } }>(await cli("sessions", "show", "a3", "--json")).summary.status).toBe(
+      "running",
+    );
+
+    const results = await Promise.all([
+      cli("approvals", "approve", "a3"),
+      cli("approvals", "approve", "nope", "call"),
+      cli("approvals", "reject", "a3", "x", "--args", "{}"),
+      cli("approvals", "approve", "a3", "x", "--args", "{bad"),
+      cli("approvals", "frob"),
+    ]);
+    expect(results.map((result) => result.code)).toEqual([2, 4, 2, 2, 2]);
+    expect(results[3]?.stderr).toContain("--args is not valid JSON");
+  });
+});

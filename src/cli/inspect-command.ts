@@ -1,0 +1,104 @@
+import { NousError, type SessionStore } from "../index.js";
+import { chosenModel, loadAgentSource } from "./agent-loader.js";
+import { type CliIo, EXIT, integerOption, paint, parseCommand, UsageError } from "./cli-support.js";
+import { describeStore, openStore, storeLocation } from "./open-store.js";
+
+export const INSPECT_HELP = `Usage: nous inspect [options]
+
+Serves the session inspector (a web page and its JSON API) on the session store, until Ctrl-C.
+Bound to a non-loopback host it requires a token, printed in the URL.
+
+Options:
+  --port n              the port (default 4317; 0 picks a free one)
+  --host h              the address to bind (default 127.0.0.1)
+  --token t             the access token (generated when needed and not given)
+  --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
+  --agent file          resume approved sessions with this agent file (default: the built-in assistant)
+  --export name         the agent file's export (default: default)
+  --model provider:model  the model of resumed runs (default: NOUS_MODEL, else TestModel)
+  --json                print {"url", "token", "store"} as one JSON line once listening
+  -h, --help            this help
+
+Exit codes: 0 stopped with Ctrl-C (or SIGTERM), 1 failed to start, 2 usage error.
+`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  token: { type: "string" },
+  store: { type: "string" },
+  agent: { type: "string" },
+  export: { type: "string" },
+  model: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+type StartInspector = (options: {
+  store: SessionStore;
+  host?: string;
+  port?: number;
+  token?: string;
+  resume?: (sessionId: string) => Promise<void>;
+}) => Promise<{ url: string; token: string | undefined; close(): Promise<void> }>;
+
+async function loadInspector(): Promise<StartInspector> {
+  try {
+    const module = (await import("../inspector/server.js")) as { startInspector?: StartInspector };
+    if (typeof module.startInspector !== "function") throw new Error("it does not export startInspector");
+    return module.startInspector;
+  } catch (error) {
+    throw new Error(
+      `The web inspector (src/inspector/server.js) could not be loaded: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+/** `nous inspect`: starts the web inspector and waits for Ctrl-C. */
+export async function inspectCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) {
+    io.out(INSPECT_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError("nous inspect takes no arguments");
+  const port = integerOption("port", values.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError("--port must be at most 65535");
+  const source = await loadAgentSource(values.agent, values.export);
+  const startInspector = await loadInspector();
+  const location = storeLocation(values.store);
+  const store = await openStore(location);
+  const agent = await source.build({ model: chosenModel(values.model) });
+  const resume = async (sessionId: string) => {
+    try {
+      await agent.resume(sessionId, { store, deps: await source.liveDeps() });
+    } catch (error) {
+      // Paused again for another approval: that is a state the inspector shows, not a failure.
+      if (NousError.isInstance(error) && error.code === "approval_pending") return;
+      throw error;
+    }
+  };
+  let inspector: Awaited<ReturnType<StartInspector>>;
+  try {
+    inspector = await startInspector({ store, host: values.host, port, token: values.token, resume });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const colors = paint(io);
+  if (values.json)
+    io.out(
+      `${JSON.stringify({ url: inspector.url, token: inspector.token ?? null, store: describeStore(location) })}\n`,
+    );
+  else {
+    io.out(`Inspector: ${colors.bold(inspector.url)}\n`);
+    io.err(colors.dim(`Store ${describeStore(location)} · resumes with ${source.label} · Ctrl-C to stop\n`));
+  }
+  await new Promise<void>((stop) => {
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  io.err("\nStopping the inspector…\n");
+  await inspector.close();
+  await store.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { cliCommand, runCli, temporaryDirectory } from "./fixtures/cli-process.js";
+
+vi.setConfig({ testTimeout: 120_000 });
+
+describe("nous inspect", () => {
+  it("serves the inspector on a loopback port, prints its URL (--json), and stops on SIGINT with exit 0", async () => {
+    const cwd = temporaryDirectory();
+    const store = join(temporaryDirectory("nous-store-"), "sessions.db");
+    expect((await runCli(["run", "hi", "--session", "i1", "--store", store], { cwd })).code).toBe(0);
+    const [command, ...args] = cliCommand(["inspect", "--port", "0", "--store", store, "--json"]) as [
+      string,
+      ...string[],
+    ];
+    const child = spawn(command, args, { cwd, env: { ...process.env, NOUS_MODEL: "", NOUS_STORE: "" } });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((done) => child.on("close", done));
+    const line = await new Promise<string>((done, fail) => {
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        if (stdout.includes("\n")) done(stdout.split("\n")[0] as string);
+      });
+      child.on("close", () => fail(new Error(`inspect exited early: ${stderr}`)));
+    });
+    const info = JSON.parse(line) as { url: string; token: string | null };
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(info.token).toBeNull();
+    const page = await fetch(info.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Nous inspector");
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(stderr).toContain("Stopping the inspector");
+  });
+
+  it("rejects bad options with exit 2", async () => {
+    const cwd = temporaryDirectory();
+    const results = await Promise.all([
+      runCli(["inspect", "--port", "70000"], { cwd }),
+      runCli(["inspect", "extra"], { cwd }),
+    ]);
+    expect(results.map((result) => result.code)).toEqual([2, 2]);
+  });
+});

@@ -1,0 +1,51 @@
+import type { SessionStore } from "../index.js";
+import { UsageError } from "./cli-support.js";
+
+/** The store used when neither `--store` nor NOUS_STORE is given. */
+export const DEFAULT_STORE_PATH = ".nous/sessions.db";
+
+/** Where the session store is: the `--store` value, else NOUS_STORE, else `.nous/sessions.db`. */
+export function storeLocation(option: string | undefined): string {
+  return option || process.env.NOUS_STORE || DEFAULT_STORE_PATH;
+}
+
+/** A printable form of a store location, with any password hidden. */
+export function describeStore(location: string): string {
+  if (!/^postgres(ql)?:\/\//.test(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://…";
+  }
+}
+
+/**
+ * Opens a session store: a SQLite file path (created with its directory when missing), or a
+ * `postgres://` / `postgresql://` URL (an optional `?schema=name` picks the schema, default "nous").
+ */
+export async function openStore(location: string): Promise<SessionStore> {
+  if (/^postgres(ql)?:\/\//.test(location)) {
+    let schema: string | undefined;
+    let connection = location;
+    try {
+      const url = new URL(location);
+      schema = url.searchParams.get("schema") ?? undefined;
+      url.searchParams.delete("schema");
+      connection = url.toString();
+    } catch {
+      throw new UsageError(`--store: "${describeStore(location)}" is not a valid PostgreSQL URL`);
+    }
+    const { PostgresStore } = await import("../postgres.js").catch((error: unknown) => {
+      throw new UsageError(`PostgreSQL stores need the "pg" package (npm install pg): ${String(error)}`);
+    });
+    return PostgresStore.connect(connection, schema === undefined ? {} : { schema });
+  }
+  const { SqliteStore } = await import("../sqlite.js").catch((error: unknown) => {
+    throw new UsageError(
+      `SQLite stores need the "better-sqlite3" package (npm install better-sqlite3): ${String(error)}`,
+    );
+  });
+  return new SqliteStore({ path: location });
+}

@@ -1,0 +1,114 @@
+import {
+  type AssistantPart,
+  isSurfaceType,
+  projectDeps,
+  projectUsage,
+  type SessionEvent,
+  type SessionSummary,
+  type Usage,
+} from "../index.js";
+import { type CliIo, paint } from "./cli-support.js";
+import { formatUsage, preview } from "./render-stream.js";
+
+type Data = Record<string, unknown>;
+
+/** One line describing an event's data, by type. */
+export function summarizeEvent(event: SessionEvent): string {
+  const data = (event.data ?? {}) as Data;
+  switch (event.type) {
+    case "user_message":
+    case "system_message":
+      return typeof data.content === "string"
+        ? preview(data.content, 100)
+        : `[${(data.content as unknown[]).length} parts]`;
+    case "assistant_message":
+      return ((data.content as readonly AssistantPart[]) ?? [])
+        .map((part) => {
+          if (part.type === "text") return preview(part.text, 80);
+          if (part.type === "reasoning") return `(reasoning: ${preview(part.text, 40)})`;
+          if (part.type === "tool-call") return `→ ${part.toolName}(${preview(part.args, 60)})`;
+          return "";
+        })
+        .join(" ");
+    case "tool_result":
+      return `${data.isError ? "✗ " : ""}${String(data.toolName)}: ${preview(data.result, 80)}`;
+    case "tool_call":
+    case "approval_requested":
+      return `${String(data.toolName)}(${preview(data.args, 60)}) call ${String(data.toolCallId)}`;
+    case "context_update": {
+      const operations = (data.operations as { op: string; key: string }[]) ?? [];
+      const origin = data.origin === "initial" ? "initial deps: " : data.toolName ? `${String(data.toolName)}: ` : "";
+      return `${origin}${operations.map((operation) => `${operation.op} ${operation.key}`).join(", ")}`;
+    }
+    case "model_request":
+      return `${String(data.model)} · iteration ${String(data.iteration)} · ${String(data.messageCount)} messages`;
+    case "model_response": {
+      const usage = (data.usage ?? {}) as { totalTokens?: number };
+      return `${String(data.finishReason)} · ${usage.totalTokens ?? 0} tokens · ${String(data.latencyMs)} ms`;
+    }
+    case "approval_decided":
+      return `call ${String(data.toolCallId)}: ${data.approved ? (data.args !== undefined ? "approved with edited args" : "approved") : `rejected${data.reason ? ` (${String(data.reason)})` : ""}`}`;
+    case "run_started":
+      return `run ${String(data.runId)}${data.agent ? ` · ${String(data.agent)}` : ""}${data.model ? ` · ${String(data.model)}` : ""}`;
+    case "run_failed": {
+      const error = (data.error ?? {}) as { code?: string; message?: string };
+      return `run ${String(data.runId)}: ${error.code ?? "error"}: ${preview(error.message ?? "", 80)}`;
+    }
+    case "run_completed":
+    case "run_resumed":
+      return `run ${String(data.runId)}`;
+    default:
+      return preview(event.data, 100);
+  }
+}
+
+/** The session's usage: tokens from the model responses, requests and tool calls counted from the log. */
+export function sessionUsage(events: readonly SessionEvent[]): Usage {
+  return {
+    ...projectUsage(events),
+    requests: events.filter((event) => event.type === "model_response").length,
+    toolCalls: events.filter((event) => event.type === "tool_call").length,
+  };
+}
+
+/**
+ * Prints a session's timeline: a summary header, then one line per event. Surface events (what the
+ * model sees) are marked "▌ surface"; bookkeeping events (audit, usage, approvals, lifecycle) are
+ * indented and dimmed, so the transcript reads down the left edge.
+ */
+export function renderTimeline(io: CliIo, summary: SessionSummary, events: readonly SessionEvent[]): void {
+  const colors = paint(io);
+  io.out(`${colors.bold(`Session ${summary.sessionId}`)} · ${summary.status} · ${summary.eventCount} events\n`);
+  const facts = [
+    summary.agent ? `agent ${summary.agent}` : undefined,
+    summary.model ? `model ${summary.model}` : undefined,
+    `created ${summary.createdAt}`,
+    `updated ${summary.updatedAt}`,
+    summary.parentSessionId ? `forked from ${summary.parentSessionId} at seq ${summary.forkedAtSeq}` : undefined,
+  ].filter(Boolean);
+  io.out(`${colors.dim(facts.join(" · "))}\n\n`);
+  let surfaceCount = 0;
+  for (const event of events) {
+    const seq = `#${String(event.seq).padStart(3)}`;
+    const time = event.at.slice(11, 23);
+    if (isSurfaceType(event.type)) {
+      surfaceCount++;
+      io.out(
+        `${seq} ${time} ${colors.cyan("▌ surface    ")} ${colors.bold(event.type.padEnd(18))} ${summarizeEvent(event)}\n`,
+      );
+    } else {
+      io.out(`${colors.dim(`${seq} ${time}   bookkeeping  ${event.type.padEnd(18)} ${summarizeEvent(event)}`)}\n`);
+    }
+  }
+  io.out(
+    `\n${surfaceCount} surface events (the model's messages), ${events.length - surfaceCount} bookkeeping events\n`,
+  );
+  io.out(`Usage: ${formatUsage(sessionUsage(events))}\n`);
+  let state: unknown;
+  try {
+    state = projectDeps(events, {});
+  } catch (error) {
+    state = `(cannot be rebuilt: ${error instanceof Error ? error.message : error})`;
+  }
+  io.out(`State deps (rebuilt from the log): ${preview(state, 300)}\n`);
+}

@@ -1,0 +1,203 @@
+import { writeFile } from "node:fs/promises";
+import { NousError, SESSION_STATUSES, type SessionStatus, type SessionStore, serializeLog } from "../index.js";
+import { CliExit, type CliIo, EXIT, integerOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import { openStore, storeLocation } from "./open-store.js";
+import { replaySession } from "./session-replay.js";
+import { renderTimeline } from "./session-timeline.js";
+
+export const SESSIONS_HELP = `Usage: nous sessions <subcommand> [options]
+
+Subcommands:
+  list                       sessions, newest first
+      --status s[,s]         running, completed, failed, awaiting_approval, idle
+      --agent name           exact agent name
+      --search text          substring of the id, agent or model
+      --limit n              page size, 1 … 1000 (default 20)
+      --cursor c             the next page (printed after a full page)
+  show <id>                  the session's timeline: surface events (what the model sees)
+                             and bookkeeping events (audit, usage, lifecycle) told apart
+  fork <id> --at <seq>       copy events 1 … seq into a new session (--new-id id)
+  replay <id> [agent-file]   re-run the recording offline (ReplayModel) with the built-in
+                             assistant's tools or the agent file's (a factory export), and
+                             report whether the log matches (exit 5 when it differs)
+      --export name          the agent file's export (default: default)
+  export <id>                the serialized log (JSON, schemaVersion 1) to stdout, or --out file
+  delete <id>                remove the session and its events
+
+Options for every subcommand:
+  --store path|url           SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
+  --json                     machine-readable output
+  -h, --help                 this help
+
+Exit codes: 0 ok, 1 failed, 2 usage error, 4 session not found, 5 replay differs.
+`;
+
+const OPTIONS = {
+  store: { type: "string" },
+  json: { type: "boolean" },
+  status: { type: "string" },
+  agent: { type: "string" },
+  search: { type: "string" },
+  limit: { type: "string" },
+  cursor: { type: "string" },
+  at: { type: "string" },
+  "new-id": { type: "string" },
+  out: { type: "string" },
+  export: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseCommand<typeof OPTIONS>>["values"];
+
+/** `nous sessions …`. */
+export async function sessionsCommand(io: CliIo, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  const [sub, ...rest] = positionals;
+  if (values.help || sub === undefined) {
+    io.out(SESSIONS_HELP);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  const handlers: Record<string, (store: SessionStore) => Promise<number>> = {
+    list: (store) => list(io, store, values, rest),
+    show: (store) => show(io, store, values, rest),
+    fork: (store) => fork(io, store, values, rest),
+    replay: (store) => replaySession(io, store, requireId(rest, "replay", 2), rest[1], values),
+    export: (store) => exportLog(io, store, values, rest),
+    delete: (store) => remove(io, store, values, rest),
+  };
+  const handler = handlers[sub];
+  if (handler === undefined) throw new UsageError(`Unknown subcommand "sessions ${sub}"`);
+  if (sub !== "replay") requireId(rest, sub, sub === "list" ? 0 : 1);
+  const store = await openStore(storeLocation(values.store));
+  try {
+    return await handler(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function requireId(rest: readonly string[], sub: string, max: number): string {
+  if (rest.length > max) throw new UsageError(`Too many arguments for "sessions ${sub}"`);
+  if (max === 0) return "";
+  const id = rest[0];
+  if (id === undefined) throw new UsageError(`"sessions ${sub}" needs a session id`);
+  return id;
+}
+
+/** Fails with exit code 4 when the session does not exist. */
+export async function existingSession(store: SessionStore, id: string) {
+  const summary = await store.get(id);
+  if (summary === undefined) throw new CliExit(EXIT.notFound, `Session "${id}" not found`);
+  return summary;
+}
+
+function statuses(value: string | undefined): SessionStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const list = value.split(",").map((item) => item.trim());
+  for (const item of list) {
+    if (!SESSION_STATUSES.includes(item as SessionStatus)) {
+      throw new UsageError(`--status: "${item}" is not one of ${SESSION_STATUSES.join(", ")}`);
+    }
+  }
+  return list as SessionStatus[];
+}
+
+async function list(io: CliIo, store: SessionStore, values: Values, _rest: readonly string[]): Promise<number> {
+  const limit = integerOption("limit", values.limit, 1) ?? 20;
+  if (limit > 1000) throw new UsageError("--limit must be at most 1000");
+  let page: Awaited<ReturnType<SessionStore["list"]>>;
+  try {
+    page = await store.list({
+      status: statuses(values.status),
+      agent: values.agent,
+      search: values.search,
+      limit,
+      cursor: values.cursor,
+    });
+  } catch (error) {
+    if (NousError.isInstance(error) && error.code === "invalid_store_argument") throw new UsageError(error.message);
+    throw error;
+  }
+  if (values.json) {
+    printJson(io, page);
+    return EXIT.ok;
+  }
+  const colors = paint(io);
+  if (page.sessions.length === 0) {
+    io.err("No sessions.\n");
+    return EXIT.ok;
+  }
+  const rows = page.sessions.map((session) => [
+    session.sessionId,
+    session.status,
+    session.agent ?? "-",
+    session.model ?? "-",
+    String(session.eventCount),
+    session.updatedAt.replace("T", " ").slice(0, 19),
+  ]);
+  const header = ["SESSION", "STATUS", "AGENT", "MODEL", "EVENTS", "UPDATED"];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd();
+  io.out(`${colors.bold(line(header))}\n`);
+  for (const row of rows) io.out(`${line(row)}\n`);
+  if (page.nextCursor !== undefined) {
+    io.err(colors.dim(`More: nous sessions list --cursor ${page.nextCursor} (with the same filters)\n`));
+  }
+  return EXIT.ok;
+}
+
+async function show(io: CliIo, store: SessionStore, values: Values, rest: readonly string[]): Promise<number> {
+  const id = rest[0] as string;
+  const summary = await existingSession(store, id);
+  const events = await store.read(id);
+  if (values.json) printJson(io, { summary, events });
+  else renderTimeline(io, summary, events);
+  return EXIT.ok;
+}
+
+async function fork(io: CliIo, store: SessionStore, values: Values, rest: readonly string[]): Promise<number> {
+  const id = rest[0] as string;
+  const atSeq = integerOption("at", values.at, 0);
+  if (atSeq === undefined) throw new UsageError('"sessions fork" needs --at <seq>');
+  const summary = await existingSession(store, id);
+  if (atSeq > summary.lastSeq)
+    throw new UsageError(`--at ${atSeq} is past the session's last seq (${summary.lastSeq})`);
+  let forked: string;
+  try {
+    forked = await store.fork(id, { atSeq, newSessionId: values["new-id"] });
+  } catch (error) {
+    if (NousError.isInstance(error) && error.code === "session_exists") throw new UsageError(error.message);
+    throw error;
+  }
+  if (values.json) printJson(io, { sessionId: forked, parentSessionId: id, forkedAtSeq: atSeq });
+  else io.out(`${forked}\n`);
+  if (!values.json) io.err(`Forked ${id} at seq ${atSeq} into ${forked}\n`);
+  return EXIT.ok;
+}
+
+async function exportLog(io: CliIo, store: SessionStore, values: Values, rest: readonly string[]): Promise<number> {
+  const id = rest[0] as string;
+  await existingSession(store, id);
+  const text = serializeLog(await store.read(id));
+  if (values.out === undefined) {
+    io.out(`${text}\n`);
+    return EXIT.ok;
+  }
+  await writeFile(values.out, `${text}\n`);
+  if (values.json) printJson(io, { sessionId: id, out: values.out, bytes: Buffer.byteLength(text) + 1 });
+  else io.err(`Wrote ${values.out}\n`);
+  return EXIT.ok;
+}
+
+async function remove(io: CliIo, store: SessionStore, values: Values, rest: readonly string[]): Promise<number> {
+  const id = rest[0] as string;
+  const deleted = await store.delete(id);
+  if (values.json) printJson(io, { sessionId: id, deleted });
+  else io.err(deleted ? `Deleted ${id}\n` : `Session "${id}" not found\n`);
+  return deleted ? EXIT.ok : EXIT.notFound;
+}

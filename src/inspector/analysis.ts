@@ -1,0 +1,188 @@
+/**
+ * What the inspector computes from a session's events: the state at an event (messages and deps of
+ * the prefix up to a seq) with the deps diff against the previous event, per-request tokens and
+ * latency, and usage and cost totals. Pure functions over events read through the public API.
+ */
+import {
+  emptyUsage,
+  isPlainObject,
+  isSurfaceType,
+  type Message,
+  projectDeps,
+  projectMessages,
+  projectUsage,
+  type SessionEvent,
+  type Usage,
+} from "../index.js";
+import { costOf } from "./pricing.js";
+
+/** Which paths of the deps an event added, removed or changed (`todos[1]`, `prefs.theme.color`). */
+export interface DepsDiff {
+  readonly added: string[];
+  readonly removed: string[];
+  readonly changed: string[];
+}
+
+/** The state of a session at one event. */
+export interface StateAtSeq {
+  readonly seq: number;
+  readonly messages: Message[];
+  readonly deps: Record<string, unknown>;
+  /** The deps at the event before (`seq - 1`; empty at the first event). */
+  readonly previousDeps: Record<string, unknown>;
+  readonly diff: DepsDiff;
+  /** Set when the deps could not be rebuilt from the log (a malformed update). */
+  readonly error?: string;
+}
+
+/** One model request: tokens, latency and cost, from its `model_response` event. */
+export interface RequestStat {
+  readonly seq: number;
+  readonly model: string | undefined;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  readonly latencyMs: number;
+  /** USD; undefined when the model has no known price. */
+  readonly cost: number | undefined;
+}
+
+/** Usage and cost of a whole session. */
+export interface SessionTotals {
+  readonly usage: Usage;
+  /** USD over the priced requests; undefined when no request has a known price. */
+  readonly cost: number | undefined;
+  /** True when some requests were of models without a known price (the cost then covers the rest). */
+  readonly costPartial: boolean;
+  readonly surfaceEvents: number;
+  readonly bookkeepingEvents: number;
+}
+
+function depsOf(events: readonly SessionEvent[]): { deps: Record<string, unknown>; error?: string } {
+  try {
+    return { deps: projectDeps<Record<string, unknown>>(events, {}) };
+  } catch (error) {
+    return { deps: {}, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The messages and deps of the events up to and including `seq`, and the deps diff against the
+ * state at the event before it.
+ *
+ * @example
+ * const state = stateAt(await store.read("u42"), 8);
+ * state.diff.added; // ["todos[0]"]
+ */
+export function stateAt(events: readonly SessionEvent[], seq: number): StateAtSeq {
+  const prefix = events.filter((event) => event.seq <= seq);
+  const before = prefix.filter((event) => event.seq < seq);
+  const now = depsOf(prefix);
+  const previous = depsOf(before);
+  const error = now.error ?? previous.error;
+  return {
+    seq,
+    messages: projectMessages(prefix),
+    deps: now.deps,
+    previousDeps: previous.deps,
+    diff: diffDeps(previous.deps, now.deps),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+function childPath(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  const plain = /^[A-Za-z_$][\w$]*$/.test(key);
+  if (path === "") return plain ? key : `[${JSON.stringify(key)}]`;
+  return plain ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * The paths that differ between two deps values. Plain objects and arrays are walked (array items
+ * by index); any other value is a leaf compared by its JSON.
+ *
+ * @example
+ * diffDeps({ todos: ["a"] }, { todos: ["a", "b"], n: 1 }); // { added: ["n", "todos[1]"], removed: [], changed: [] }
+ */
+export function diffDeps(before: unknown, after: unknown): DepsDiff {
+  const diff: DepsDiff = { added: [], removed: [], changed: [] };
+  walk(before, after, "", diff);
+  for (const list of [diff.added, diff.removed, diff.changed]) list.sort();
+  return diff;
+}
+
+function walk(before: unknown, after: unknown, path: string, diff: DepsDiff): void {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const left = before as Record<string, unknown>;
+    const right = after as Record<string, unknown>;
+    for (const key of Object.keys(left)) {
+      if (!Object.hasOwn(right, key)) diff.removed.push(childPath(path, key));
+      else walk(left[key], right[key], childPath(path, key), diff);
+    }
+    for (const key of Object.keys(right)) if (!Object.hasOwn(left, key)) diff.added.push(childPath(path, key));
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const shared = Math.min(before.length, after.length);
+    for (let index = 0; index < shared; index++) walk(before[index], after[index], childPath(path, index), diff);
+    for (let index = shared; index < after.length; index++) diff.added.push(childPath(path, index));
+    for (let index = shared; index < before.length; index++) diff.removed.push(childPath(path, index));
+    return;
+  }
+  if (JSON.stringify(before) !== JSON.stringify(after)) diff.changed.push(path === "" ? "(root)" : path);
+}
+
+interface ModelResponseData {
+  readonly model?: string;
+  readonly usage?: Partial<Usage>;
+  readonly latencyMs?: number;
+}
+
+/** Tokens, latency and cost of every model request, in order. */
+export function requestStats(events: readonly SessionEvent[]): RequestStat[] {
+  const stats: RequestStat[] = [];
+  for (const event of events) {
+    if (event.type !== "model_response") continue;
+    const data = (event.data ?? {}) as ModelResponseData;
+    const inputTokens = data.usage?.inputTokens ?? 0;
+    const outputTokens = data.usage?.outputTokens ?? 0;
+    stats.push({
+      seq: event.seq,
+      model: data.model,
+      inputTokens,
+      outputTokens,
+      totalTokens: data.usage?.totalTokens ?? inputTokens + outputTokens,
+      latencyMs: typeof data.latencyMs === "number" ? data.latencyMs : 0,
+      cost: costOf(data.model, { inputTokens, outputTokens }),
+    });
+  }
+  return stats;
+}
+
+/** Usage (the log's own projection), cost over the priced requests, and the surface/bookkeeping split. */
+export function sessionTotals(events: readonly SessionEvent[]): SessionTotals {
+  // `model_response` usage carries tokens only, so requests and tool calls are counted from the log.
+  let usage = emptyUsage;
+  try {
+    usage = projectUsage(events);
+  } catch {
+    usage = emptyUsage;
+  }
+  const responses = events.filter((event) => event.type === "model_response").length;
+  const dispatched = events.filter((event) => event.type === "tool_call").length;
+  usage = { ...usage, requests: Math.max(usage.requests, responses), toolCalls: Math.max(usage.toolCalls, dispatched) };
+  let cost: number | undefined;
+  let costPartial = false;
+  for (const stat of requestStats(events)) {
+    if (stat.cost === undefined) costPartial = true;
+    else cost = (cost ?? 0) + stat.cost;
+  }
+  const surfaceEvents = events.filter((event) => isSurfaceType(event.type)).length;
+  return {
+    usage,
+    cost,
+    costPartial: costPartial && cost !== undefined,
+    surfaceEvents,
+    bookkeepingEvents: events.length - surfaceEvents,
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The inspector's JSON API over a session store: sessions, events, the state at an event, requests,
+ * totals, live events (server-sent events), approval decisions and forks. Built on the public API.
+ */
+
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import {
+  ApprovalMismatchError,
+  type ApprovalVerdict,
+  decideApproval,
+  getLogger,
+  NousError,
+  pendingApprovalsOf,
+  SESSION_STATUSES,
+  type SessionEvent,
+  type SessionStatus,
+  type SessionStore,
+  type SessionSummary,
+} from "../index.js";
+import { requestStats, sessionTotals, stateAt } from "./analysis.js";
+
+/** What the API needs besides the store. */
+export interface InspectorApiOptions {
+  readonly store: SessionStore;
+  readonly resume?: (sessionId: string) => Promise<void>;
+  /** How often a live stream polls the store for new events (default 250 ms). */
+  readonly pollMs?: number;
+  /** Ends live streams when the server closes. */
+  readonly signal: AbortSignal;
+}
+
+const STATUSES = new Set<string>(SESSION_STATUSES);
+
+function problem(c: Context, status: 400 | 404 | 409 | 500, message: string): Response {
+  return c.json({ error: message }, status);
+}
+
+function errorStatus(error: unknown): 400 | 404 | 409 | 500 {
+  if (error instanceof ApprovalMismatchError) return 409;
+  if (NousError.isInstance(error)) {
+    const code = (error as NousError).code;
+    if (code.includes("not_found")) return 404;
+    if (code.includes("exists") || code.includes("conflict")) return 409;
+    return 400;
+  }
+  return 500;
+}
+
+/** A session's summary with what the list and the header show: usage, cost, pending approvals. */
+function sessionView(summary: SessionSummary, events: readonly SessionEvent[]) {
+  return {
+    ...summary,
+    totals: sessionTotals(events),
+    pendingApprovals: pendingApprovalsOf(summary.sessionId, events),
+  };
+}
+
+/** Everything the page shows about a session, from its events. */
+function sessionDetail(summary: SessionSummary, events: readonly SessionEvent[]) {
+  return { ...sessionView(summary, events), events, requests: requestStats(events) };
+}
+
+function parseSeq(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** The inspector's API routes, mounted under `/api`. */
+export function inspectorApi(options: InspectorApiOptions): Hono {
+  const { store } = options;
+  const pollMs = options.pollMs ?? 250;
+  const api = new Hono();
+
+  api.onError((error, c) => {
+    const status = errorStatus(error);
+    if (status === 500) getLogger().error(`inspector: ${error instanceof Error ? error.stack : String(error)}`);
+    return problem(c, status, error instanceof Error ? error.message : String(error));
+  });
+
+  api.get("/sessions", async (c) => {
+    const statusText = c.req.query("status");
+    const status = statusText ? statusText.split(",").filter((item) => item.length > 0) : [];
+    const unknown = status.find((item) => !STATUSES.has(item));
+    if (unknown !== undefined) return problem(c, 400, `Unknown status "${unknown}"`);
+    const limitText = c.req.query("limit");
+    const limit = limitText === undefined ? 50 : parseSeq(limitText);
+    if (limit === undefined || limit < 1 || limit > 1000) return problem(c, 400, "limit must be 1 … 1000");
+    const page = await store.list({
+      ...(status.length > 0 ? { status: status as SessionStatus[] } : {}),
+      ...(c.req.query("search") ? { search: c.req.query("search") } : {}),
+      ...(c.req.query("cursor") ? { cursor: c.req.query("cursor") } : {}),
+      limit,
+    });
+    const sessions = await Promise.all(
+      page.sessions.map(async (summary) => sessionView(summary, await store.read(summary.sessionId))),
+    );
+    return c.json({ sessions, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
+  });
+
+  api.get("/sessions/:id", async (c) => {
+    const sessionId = c.req.param("id");
+    const summary = await store.get(sessionId);
+    if (summary === undefined) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json(sessionDetail(summary, await store.read(sessionId)));
+  });
+
+  api.get("/sessions/:id/events", async (c) => {
+    const sessionId = c.req.param("id");
+    if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    const after = parseSeq(c.req.query("after") ?? "0");
+    if (after === undefined) return problem(c, 400, "after must be a seq");
+    return c.json({ events: await store.read(sessionId, { fromSeq: after + 1 }) });
+  });
+
+  api.get("/sessions/:id/state", async (c) => {
+    const sessionId = c.req.param("id");
+    const seq = parseSeq(c.req.query("seq"));
+    if (seq === undefined) return problem(c, 400, "seq must be a non-negative integer");
+    const events = await store.read(sessionId);
+    if (events.length === 0 && !(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json(stateAt(events, seq));
+  });
+
+  api.get("/sessions/:id/requests", async (c) => {
+    const sessionId = c.req.param("id");
+    if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json({ requests: requestStats(await store.read(sessionId)) });
+  });
+
+  api.get("/sessions/:id/usage", async (c) => {
+    const sessionId = c.req.param("id");
+    if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json(sessionTotals(await store.read(sessionId)));
+  });
+
+  api.get("/sessions/:id/stream", async (c) => {
+    const sessionId = c.req.param("id");
+    const start = parseSeq(c.req.query("after") ?? "0");
+    if (start === undefined) return problem(c, 400, "after must be a seq");
+    if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return streamSSE(c, async (stream) => {
+      let after = start;
+      const stop = () => stream.abort();
+      options.signal.addEventListener("abort", stop, { once: true });
+      try {
+        await stream.writeSSE({ event: "ready", data: JSON.stringify({ after }) });
+        while (!stream.aborted && !options.signal.aborted) {
+          const fresh = await store.read(sessionId, { fromSeq: after + 1 });
+          if (fresh.length > 0) {
+            after = fresh.at(-1)?.seq ?? after;
+            const summary = await store.get(sessionId);
+            const events = await store.read(sessionId);
+            const detail = summary === undefined ? undefined : sessionDetail(summary, events);
+            await stream.writeSSE({
+              event: "events",
+              id: String(after),
+              data: JSON.stringify({ events: fresh, session: detail && { ...detail, events: undefined } }),
+            });
+          }
+          await stream.sleep(pollMs);
+        }
+      } finally {
+        options.signal.removeEventListener("abort", stop);
+      }
+    });
+  });
+
+  api.post("/sessions/:id/approvals/:toolCallId", async (c) => {
+    const sessionId = c.req.param("id");
+    const toolCallId = c.req.param("toolCallId");
+    const body = (await c.req.json().catch(() => undefined)) as
+      | { decision?: unknown; argsHash?: unknown; reason?: unknown; args?: unknown }
+      | undefined;
+    if (body === undefined || (body.decision !== "approve" && body.decision !== "reject")) {
+      return problem(c, 400, 'The body must be JSON with decision "approve" or "reject"');
+    }
+    const pending = pendingApprovalsOf(sessionId, await store.read(sessionId)).find(
+      (item) => item.toolCallId === toolCallId,
+    );
+    if (pending === undefined) return problem(c, 409, `No pending approval for ${toolCallId} in "${sessionId}"`);
+    if (typeof body.argsHash !== "string") return problem(c, 400, "argsHash (of the arguments you saw) is required");
+    const verdict: ApprovalVerdict =
+      body.decision === "reject"
+        ? { type: "reject", ...(typeof body.reason === "string" && body.reason ? { reason: body.reason } : {}) }
+        : body.args !== undefined
+          ? { type: "edit", args: body.args }
+          : { type: "approve" };
+    await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict);
+    const remaining = pendingApprovalsOf(sessionId, await store.read(sessionId)).length;
+    const resumed = remaining === 0 && options.resume !== undefined;
+    if (resumed) {
+      options.resume?.(sessionId).catch((error: unknown) => {
+        getLogger().warn(
+          `inspector: resuming "${sessionId}" failed: ${error instanceof Error ? error.message : error}`,
+        );
+      });
+    }
+    return c.json({ decided: toolCallId, remaining, resumed });
+  });
+
+  api.post("/sessions/:id/fork", async (c) => {
+    const sessionId = c.req.param("id");
+    const body = (await c.req.json().catch(() => undefined)) as { atSeq?: unknown } | undefined;
+    const atSeq = typeof body?.atSeq === "number" && Number.isInteger(body.atSeq) ? body.atSeq : undefined;
+    if (atSeq === undefined || atSeq < 0) return problem(c, 400, "The body must be JSON with an integer atSeq");
+    if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json({ sessionId: await store.fork(sessionId, { atSeq }) });
+  });
+
+  return api;
+}

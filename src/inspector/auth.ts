@@ -1,0 +1,68 @@
+/**
+ * The inspector's access rule: on loopback a token is optional; on any other address one is required
+ * (generated when not given). With a token, every request must carry it: `?token=` (then kept in a
+ * cookie), the `x-nous-token` header, `Authorization: Bearer`, or the cookie.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { getCookie, setCookie } from "hono/cookie";
+import type { MiddlewareHandler } from "hono/types";
+
+const LOOPBACK_NAMES = new Set(["localhost", "::1", "[::1]"]);
+const IPV4_LOOPBACK = /^(::ffff:)?127(\.\d{1,3}){3}$/i;
+
+/** Whether a host name or address is the loopback interface. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK_NAMES.has(host.toLowerCase()) || IPV4_LOOPBACK.test(host.replace(/^\[|\]$/g, ""));
+}
+
+function sameSecret(given: string | undefined, token: string): boolean {
+  if (given === undefined) return false;
+  const left = Buffer.from(given);
+  const right = Buffer.from(token);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function hostnameOf(hostHeader: string | undefined): string {
+  if (!hostHeader) return "";
+  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
+  return hostHeader.split(":")[0] ?? "";
+}
+
+/**
+ * The guard in front of everything: the token (when there is one), the Host header on an
+ * unauthenticated loopback server (against DNS rebinding), and same-origin JSON for writes.
+ */
+export function guard(host: string, token: string | undefined, cookieName: () => string): MiddlewareHandler {
+  return async (c, next) => {
+    if (token === undefined) {
+      const name = hostnameOf(c.req.header("host"));
+      if (!isLoopback(name) && name !== host) return c.json({ error: "Unexpected Host header" }, 403);
+    } else {
+      const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+      const fromQuery = c.req.query("token");
+      const candidates = [fromQuery, c.req.header("x-nous-token"), bearer, getCookie(c, cookieName())];
+      if (!candidates.some((candidate) => sameSecret(candidate, token))) {
+        return c.json({ error: "A valid inspector token is required (open the URL printed with ?token=)" }, 401);
+      }
+      if (sameSecret(fromQuery, token)) {
+        setCookie(c, cookieName(), token, { httpOnly: true, sameSite: "Strict", path: "/" });
+      }
+    }
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      const origin = c.req.header("origin");
+      if (origin !== undefined && hostnameOf(origin.replace(/^https?:\/\//, "")) !== hostnameOf(c.req.header("host"))) {
+        return c.json({ error: "Cross-origin request refused" }, 403);
+      }
+      if (!c.req.header("content-type")?.startsWith("application/json")) {
+        return c.json({ error: "Writes must be JSON (content-type: application/json)" }, 415);
+      }
+    }
+    await next();
+  };
+}
+
+/** The token a server on `host` uses: the given one, else a generated one off loopback, else none. */
+export function resolveToken(host: string, given: string | undefined): string | undefined {
+  if (given !== undefined && given.length === 0) throw new Error("The inspector token is empty");
+  return given ?? (isLoopback(host) ? undefined : randomBytes(24).toString("base64url"));
+}

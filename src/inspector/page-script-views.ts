@@ -1,0 +1,256 @@
+/**
+ * The inspector's browser script, part 1: DOM helpers and the views (timeline, state at an event,
+ * request chart). Plain JavaScript served as text; every piece of data becomes a text node or an
+ * attribute value, never markup.
+ */
+export const VIEWS_SCRIPT = String.raw`
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SURFACE = new Set(["user_message", "assistant_message", "tool_result", "system_message"]);
+
+function el(tag, props, children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "text") node.textContent = String(value);
+    else if (name === "className") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of [].concat(children || [])) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+function svg(tag, attributes, children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name === "text") node.textContent = String(value);
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of [].concat(children || [])) if (child) node.append(child);
+  return node;
+}
+
+function json(value) {
+  return JSON.stringify(value, null, 2) ?? "undefined";
+}
+
+function short(value, max) {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}
+
+function formatCost(cost) {
+  if (cost === undefined || cost === null) return "—";
+  return cost < 0.01 ? "$" + cost.toFixed(6) : "$" + cost.toFixed(4);
+}
+
+function eventSummary(event) {
+  const data = event.data || {};
+  switch (event.type) {
+    case "user_message":
+    case "system_message":
+      return short(data.content, 90);
+    case "assistant_message":
+      return (data.content || [])
+        .map((part) => (part.type === "tool-call" ? "→ " + part.toolName + "(" + short(part.args, 40) + ")" : short(part.text, 60)))
+        .join(" ");
+    case "tool_result":
+      return (data.isError ? "error from " : "") + data.toolName + ": " + short(data.result, 60);
+    case "tool_call":
+      return data.toolName + "(" + short(data.args, 50) + ") " + (data.toolCallId || "");
+    case "context_update":
+      return (data.origin === "initial" ? "initial deps: " : (data.toolName || "") + ": ") +
+        (data.operations || []).map((op) => op.op + " " + op.key).join(", ");
+    case "model_request":
+      return data.model + ", " + data.messageCount + " messages";
+    case "model_response":
+      return data.model + ": " + (data.usage?.inputTokens ?? 0) + " in / " + (data.usage?.outputTokens ?? 0) + " out, " +
+        Math.round(data.latencyMs ?? 0) + " ms";
+    case "approval_requested":
+      return data.toolName + "(" + short(data.args, 50) + ") needs approval";
+    case "approval_decided":
+      return (data.approved ? "approved " : "rejected ") + data.toolCallId + (data.reason ? ": " + data.reason : "");
+    case "run_failed":
+      return data.error ? data.error.code + ": " + short(data.error.message, 70) : "";
+    case "run_started":
+      return [data.agent, data.model].filter(Boolean).join(" · ");
+    case "run_resumed":
+    case "run_completed":
+      return "run " + String(data.runId || "").slice(0, 8) + (data.output === undefined ? "" : ": " + short(data.output, 60));
+    default:
+      return short(data, 80);
+  }
+}
+
+function parentOf(event) {
+  const data = event.data;
+  if (!data || typeof data !== "object") return undefined;
+  return typeof data.parentToolCallId === "string" ? data.parentToolCallId
+    : typeof data.parentCallId === "string" ? data.parentCallId : undefined;
+}
+
+/** Events as a forest: an event naming a parent call goes under the tool_call with that id. */
+function eventTree(events) {
+  const calls = new Map();
+  const roots = [];
+  const nodes = events.map((event) => ({ event, children: [] }));
+  for (const node of nodes) {
+    const parent = parentOf(node.event);
+    const owner = parent === undefined ? undefined : calls.get(parent);
+    if (owner) owner.children.push(node);
+    else roots.push(node);
+    if (node.event.type === "tool_call" && typeof node.event.data?.toolCallId === "string") {
+      calls.set(node.event.data.toolCallId, node);
+    }
+  }
+  return roots;
+}
+
+function renderEvent(node, view) {
+  const event = node.event;
+  const surface = SURFACE.has(event.type);
+  const kind = surface ? "surface" : "bookkeeping";
+  const selected = view.selectedSeq === event.seq;
+  const classes = ["event", kind, selected ? "selected" : "", view.fresh.has(event.seq) ? "fresh" : ""];
+  const childSession = event.data && typeof event.data.childSessionId === "string" ? event.data.childSessionId : undefined;
+  const details = el("details", { "data-seq": event.seq, open: view.open.has(event.seq) }, [
+    el("summary", { text: "JSON" }),
+    el("pre", { text: json(event) }),
+  ]);
+  details.addEventListener("toggle", () => (details.open ? view.open.add(event.seq) : view.open.delete(event.seq)));
+  return el("li", { className: classes.filter(Boolean).join(" "), "data-seq": event.seq, "data-type": event.type, "data-kind": kind }, [
+    el("div", { className: "row" }, [
+      el("button", {
+        type: "button", className: "select", "aria-pressed": selected ? "true" : "false",
+        "aria-label": "Event " + event.seq + ", " + kind + ", " + event.type, onclick: () => view.select(event.seq),
+      }, [
+        el("span", { className: "seq", text: "#" + event.seq }),
+        el("span", { className: "kind kind-" + kind, text: kind }),
+        el("span", { className: "etype", text: event.type }),
+        el("span", { className: "summary", text: eventSummary(event) }),
+      ]),
+      childSession && el("a", { className: "child-link", href: "#/s/" + encodeURIComponent(childSession), text: "child session " + childSession }),
+    ]),
+    details,
+    node.children.length > 0 && el("ol", { className: "children", "aria-label": "Nested in " + (event.data?.toolCallId || "#" + event.seq) },
+      node.children.map((child) => renderEvent(child, view))),
+  ]);
+}
+
+function renderTimeline(events, view) {
+  const list = el("ol", { className: "timeline", id: "timeline", "aria-label": "Timeline" }, eventTree(events).map((node) => renderEvent(node, view)));
+  list.addEventListener("keydown", (key) => {
+    if (key.key !== "ArrowDown" && key.key !== "ArrowUp") return;
+    const buttons = [...list.querySelectorAll("button.select")];
+    const index = buttons.indexOf(document.activeElement);
+    const next = buttons[index + (key.key === "ArrowDown" ? 1 : -1)];
+    if (next) { key.preventDefault(); next.focus(); next.click(); }
+  });
+  return list;
+}
+
+function childPath(path, key) {
+  if (typeof key === "number") return path + "[" + key + "]";
+  const plain = /^[A-Za-z_$][\w$]*$/.test(key);
+  if (path === "") return plain ? key : "[" + JSON.stringify(key) + "]";
+  return plain ? path + "." + key : path + "[" + JSON.stringify(key) + "]";
+}
+
+function renderTree(value, path, marks) {
+  const isList = Array.isArray(value);
+  const isObject = value !== null && typeof value === "object";
+  if (!isObject) return el("span", { className: "val", text: JSON.stringify(value) ?? "undefined" });
+  const entries = isList ? value.map((item, index) => [index, item]) : Object.entries(value);
+  if (entries.length === 0) return el("span", { className: "val", text: isList ? "[]" : "{}" });
+  return el("div", {}, entries.map(([key, item]) => {
+    const itemPath = childPath(path, key);
+    const mark = marks.get(itemPath);
+    return el("div", { className: "node" + (mark ? " " + mark : ""), "data-path": itemPath }, [
+      el("span", { className: "key", text: (isList ? "[" + key + "]" : key) + ": " }),
+      renderTree(item, itemPath, marks),
+    ]);
+  }));
+}
+
+function renderMessage(message) {
+  let text;
+  if (message.role === "assistant") {
+    text = (message.content || []).map((part) =>
+      part.type === "tool-call" ? "→ " + part.toolName + " " + JSON.stringify(part.args) : (part.type === "reasoning" ? "(thinking) " : "") + part.text).join("\n");
+  } else if (message.role === "tool") {
+    text = message.toolName + (message.isError ? " (error)" : "") + " → " + JSON.stringify(message.result);
+  } else {
+    text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+  }
+  return el("li", { "data-role": message.role }, [el("span", { className: "role", text: message.role }), text]);
+}
+
+function renderState(state) {
+  const marks = new Map();
+  for (const path of state.diff.added) marks.set(path, "added");
+  for (const path of state.diff.changed) marks.set(path, "changed");
+  const diffItems = [
+    ...state.diff.added.map((path) => el("li", { className: "added", text: "+ " + path })),
+    ...state.diff.changed.map((path) => el("li", { className: "changed", text: "~ " + path })),
+    ...state.diff.removed.map((path) => el("li", { className: "removed", text: "− " + path })),
+  ];
+  return el("div", { id: "state-body" }, [
+    state.error && el("p", { className: "notice-inline", role: "alert", text: "Deps could not be rebuilt: " + state.error }),
+    el("h4", { text: "Deps change at this event" }),
+    diffItems.length > 0 ? el("ul", { className: "diff", id: "diff", "aria-label": "Deps diff" }, diffItems)
+      : el("p", { className: "muted", id: "diff", text: "No change to the deps." }),
+    el("h4", { text: "Deps" }),
+    el("div", { className: "tree", id: "deps" }, [renderTree(state.deps, "", marks)]),
+    el("h4", { text: "Messages (" + state.messages.length + ")" }),
+    el("ol", { className: "messages", id: "messages" }, state.messages.map(renderMessage)),
+  ]);
+}
+
+/** Tokens (stacked bars, input and output) and latency (a line on its own scale) per request. */
+function renderChart(requests) {
+  if (requests.length === 0) return el("p", { className: "muted", text: "No model requests yet." });
+  const width = 900, height = 180, left = 40, right = 48, top = 10, bottom = 22;
+  const maxTokens = Math.max(1, ...requests.map((r) => r.inputTokens + r.outputTokens));
+  const maxLatency = Math.max(1, ...requests.map((r) => r.latencyMs));
+  const slot = (width - left - right) / requests.length;
+  const barWidth = Math.max(2, Math.min(40, slot * 0.6));
+  const y = (tokens) => top + (height - top - bottom) * (1 - tokens / maxTokens);
+  const ly = (ms) => top + (height - top - bottom) * (1 - ms / maxLatency);
+  const parts = [
+    svg("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, stroke: "#d0d7de" }),
+    svg("text", { x: 2, y: top + 8, "font-size": 10, fill: "#59636e", text: String(maxTokens) }),
+    svg("text", { x: width - right + 4, y: top + 8, "font-size": 10, fill: "#bc4c00", text: Math.round(maxLatency) + " ms" }),
+  ];
+  const points = [];
+  requests.forEach((request, index) => {
+    const x = left + slot * index + (slot - barWidth) / 2;
+    const inputTop = y(request.inputTokens);
+    const totalTop = y(request.inputTokens + request.outputTokens);
+    const label = "Request " + (index + 1) + " (event #" + request.seq + "): " + request.inputTokens + " input, " +
+      request.outputTokens + " output tokens, " + request.latencyMs.toFixed(1) + " ms, " + formatCost(request.cost);
+    parts.push(svg("g", { class: "bar", "data-seq": request.seq }, [
+      svg("title", { text: label }),
+      svg("rect", { x, y: inputTop, width: barWidth, height: height - bottom - inputTop, fill: "#1f6feb" }),
+      svg("rect", { x, y: totalTop, width: barWidth, height: inputTop - totalTop, fill: "#8250df" }),
+      svg("text", { x: x + barWidth / 2, y: height - 8, "font-size": 10, "text-anchor": "middle", fill: "#59636e", text: String(index + 1) }),
+    ]));
+    points.push((x + barWidth / 2).toFixed(1) + "," + ly(request.latencyMs).toFixed(1));
+  });
+  parts.push(svg("polyline", { points: points.join(" "), fill: "none", stroke: "#bc4c00", "stroke-width": 2 }));
+  for (const point of points) {
+    const [cx, cy] = point.split(",");
+    parts.push(svg("circle", { cx, cy, r: 3, fill: "#bc4c00" }));
+  }
+  return el("div", {}, [
+    svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "Tokens and latency of " + requests.length + " model requests" }, parts),
+    el("div", { className: "legend" }, [
+      el("span", {}, [el("span", { className: "swatch", "data-color": "input" }), "input tokens"]),
+      el("span", {}, [el("span", { className: "swatch", "data-color": "output" }), "output tokens"]),
+      el("span", {}, [el("span", { className: "swatch", "data-color": "latency" }), "latency (right scale)"]),
+    ]),
+  ]);
+}
+`;
