@@ -24,9 +24,11 @@ export function createSeam<D extends object, O>(state: RunState<D, O>): RunSeam 
 
 async function callNested<D extends object, O>(state: RunState<D, O>, call: NestedCall): Promise<NestedCallOutcome> {
   const started = performance.now();
+  let ran = false;
   const done = (result: unknown, isError: boolean, update?: NestedCallOutcome["update"]): NestedCallOutcome => ({
     result: result === undefined ? null : result,
     isError,
+    ran,
     ...(update ? { update } : {}),
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
   });
@@ -63,6 +65,7 @@ async function callNested<D extends object, O>(state: RunState<D, O>, call: Nest
 
   checkToolCallLimit(state);
   state.usage = addUsage(state.usage, { toolCalls: 1 });
+  ran = true;
   const outcome = await runTool(state, tool, call.toolCallId, checked.value, call.deps as D, call.signal);
   let result: unknown = outcome.result === undefined ? null : outcome.result;
   const replaced = await hooks.postToolUse?.(

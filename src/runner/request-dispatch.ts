@@ -41,8 +41,9 @@ export async function* dispatchRequest<D extends object, O>(
     finishReason: response.finishReason,
     latencyMs,
   });
+  // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
+  // crash before then is asked for again on resume, and nothing has acted on it yet.
   state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });
-  await state.commit();
   checkTokenLimits(state);
   return response;
 }

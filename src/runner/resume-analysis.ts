@@ -44,7 +44,14 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
   const decided = new Map<string, { approved: boolean; args?: unknown; reason?: string }>();
   let askedAgain = false;
   for (const event of after) {
-    const data = event.data as { toolCallId?: string; approved?: boolean; args?: unknown; reason?: string };
+    const data = event.data as {
+      toolCallId?: string;
+      parentToolCallId?: string;
+      approved?: boolean;
+      args?: unknown;
+      reason?: string;
+    };
+    if (data.parentToolCallId !== undefined) continue; // a nested call, recorded by its parent tool
     if (event.type === "tool_result" && data.toolCallId) results.add(data.toolCallId);
     if (event.type === "tool_call" && data.toolCallId) intents.add(data.toolCallId);
     if (event.type === "approval_requested" && data.toolCallId) requested.add(data.toolCallId);

@@ -59,7 +59,7 @@ export async function* runLoop<D extends object, O>(
       const request = await assembleRequest(state);
       const response = yield* dispatchRequest(state, request);
       const step = yield* resolveStep(state, response);
-      await state.commit();
+      if (step.type === "run-again") await state.commit(); // a final step commits with run_completed
       yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
       state.iteration += 1;
       switch (step.type) {

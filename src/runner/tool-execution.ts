@@ -129,7 +129,7 @@ async function* settle<D extends object, O>(
       isError = true;
     }
   }
+  // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  await state.commit();
   yield { type: "tool-result", ...identity, result, isError };
 }

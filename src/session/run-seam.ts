@@ -5,6 +5,8 @@ import type { Usage } from "./usage.js";
 export interface NestedCallOutcome {
   readonly result: unknown;
   readonly isError: boolean;
+  /** False when the call was refused before its tool ran (unknown tool, invalid args, denied, not approved). */
+  readonly ran: boolean;
   /** The update the nested tool returned; the calling tool folds and records it. */
   readonly update?: ContextUpdate<object>;
   readonly durationMs: number;

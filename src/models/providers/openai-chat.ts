@@ -93,7 +93,7 @@ class OpenAIChatModel implements Model {
     }
   }
 
-  #post(request: ModelRequest, stream: boolean, signal: AbortSignal): Promise<Response> {
+  #post(request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     return postJson({
       provider: this.provider,
       url: `${this.#connection.baseURL}/chat/completions`,

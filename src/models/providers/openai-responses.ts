@@ -82,7 +82,7 @@ class OpenAIResponsesModel implements Model {
     }
   }
 
-  #post(request: ModelRequest, stream: boolean, signal: AbortSignal): Promise<Response> {
+  #post(request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     return postJson({
       provider: this.provider,
       url: `${this.#connection.baseURL}/responses`,

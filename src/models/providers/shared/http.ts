@@ -152,9 +152,10 @@ export async function* readSse(
  * it is given until garbage collection, so it gets this per-call signal and the caller's signal
  * carries one listener only while the call runs. Call `release` when the call is over.
  */
-export function scopeSignal(parent: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+export function scopeSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; release(): void } {
+  // No caller signal: none for fetch either (a signal makes undici register an abort listener per request).
+  if (parent === undefined) return { signal: undefined, release: () => {} };
   const controller = new AbortController();
-  if (parent === undefined) return { signal: controller.signal, release: () => {} };
   if (parent.aborted) {
     controller.abort(parent.reason);
     return { signal: controller.signal, release: () => {} };
