@@ -113,6 +113,7 @@ export class RunState<D extends object, O> {
 
   /** The context a tool or hook receives. */
   runContext(call?: { toolCallId: string; toolName: string; signal?: AbortSignal; deps?: D }): RunContext<D> {
+    this.#seam ??= createSeam(this);
     return RunContext.create({
       deps: call?.deps ?? this.context.deps,
       retry: call ? (this.toolFailures.get(call.toolName) ?? 0) : this.outputFailures,
@@ -123,7 +124,7 @@ export class RunState<D extends object, O> {
       runId: this.config.runId,
       sessionId: this.config.sessionId,
       idempotencyKey: call ? this.idempotencyKey(call.toolCallId) : undefined,
-      seam: (this.#seam ??= createSeam(this)),
+      seam: this.#seam,
     });
   }
 
