@@ -101,7 +101,14 @@ const limitError = (limit, message) => ({ kind: "limit", limit, message });
     fatal = error;
     finish({ type: "done", ok: false, error });
   };
-  runtime.setInterruptHandler(() => fatal !== null || Date.now() > deadline);
+  // Once the deadline has interrupted the program, a chain that a catch kept alive and that then
+  // ran dry is still a time-limit stop, not a program that awaits forever.
+  let interruptedAtDeadline = false;
+  runtime.setInterruptHandler(() => {
+    if (fatal !== null) return true;
+    if (Date.now() > deadline) interruptedAtDeadline = true;
+    return interruptedAtDeadline;
+  });
 
   let consoleBytes = 0;
   let callCount = 0;
@@ -230,6 +237,11 @@ const limitError = (limit, message) => ({ kind: "limit", limit, message });
       if (runtime.hasPendingJob()) continue;
       if (pending.size === 0) {
         // A job that hit a limit (an interrupt, out of memory) is rejected alone and ends its chain.
+        if (interruptedAtDeadline) return finish({ type: "done", ok: false, error: classify("interrupted") });
+        // A chain that a catch kept alive until memory ran out, then died quietly: a memory stop.
+        if (memory.buffer.byteLength - 256 * 65536 >= 0.75 * limits.memoryBytes) {
+          return finish({ type: "done", ok: false, error: limitError("memory", "the program ran out of memory") });
+        }
         const failure = jobFailure === null ? null : classify(jobFailure);
         if (failure !== null && failure.kind === "limit") return finish({ type: "done", ok: false, error: failure });
         return finish({
