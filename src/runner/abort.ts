@@ -38,10 +38,17 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
  * An abort signal for one call: fires when the parent fires or after `timeoutMs`. `dispose` removes
  * the listener and clears the timer; call it in a `finally`.
  */
+const neverAborted = new AbortController().signal;
+const notTimedOut = () => false;
+const nothing = () => {};
+
 export function childSignal(
   parent: AbortSignal | undefined,
   timeoutMs?: number,
 ): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  // Nothing can abort the call: no controller, no listener, no timer (the common case, and a hot path).
+  if (parent === undefined && timeoutMs === undefined)
+    return { signal: neverAborted, timedOut: notTimedOut, dispose: nothing };
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(parent?.reason);

@@ -3,6 +3,22 @@ import { toToolDefinition } from "../tools/tool.js";
 import { nativeOutput, OUTPUT_TOOL_NAME, outputToolDefinition, promptedInstructions } from "./output-spec.js";
 import type { RunState } from "./run-state.js";
 
+const definitionsByTools = new WeakMap<object, readonly ToolDefinition[]>();
+
+/** The tool definitions sent to the model: fixed for an agent, so built once per tool map. */
+function toolDefinitions<D extends object, O>(state: RunState<D, O>): readonly ToolDefinition[] {
+  const { tools, output } = state.config;
+  let definitions = definitionsByTools.get(tools);
+  if (definitions === undefined) {
+    const list: ToolDefinition[] = [];
+    for (const item of tools.values()) list.push(toToolDefinition(item));
+    if (output?.mode === "tool") list.push(outputToolDefinition(output));
+    definitions = Object.freeze(list);
+    definitionsByTools.set(tools, definitions);
+  }
+  return definitions;
+}
+
 /** Builds the next model request from the run's state: instructions, messages, tools, output. */
 export async function assembleRequest<D extends object, O>(state: RunState<D, O>): Promise<ModelRequest> {
   const { options, output, tools, signal } = state.config;
@@ -12,9 +28,7 @@ export async function assembleRequest<D extends object, O>(state: RunState<D, O>
   else if (instructions) parts.push(instructions);
   if (output?.mode === "prompted") parts.push(promptedInstructions(output));
 
-  const definitions: ToolDefinition[] = [];
-  for (const item of tools.values()) definitions.push(toToolDefinition(item));
-  if (output?.mode === "tool") definitions.push(outputToolDefinition(output));
+  const definitions = toolDefinitions(state);
 
   return {
     instructions: parts.length > 0 ? parts.join("\n\n") : undefined,

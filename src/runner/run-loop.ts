@@ -81,7 +81,15 @@ export async function* runLoop<D extends object, O>(
       state.record("run_failed", { runId, error: { code, message } });
       await state.commit().catch(() => {});
     }
-    if (NousError.isInstance(error)) error.log = state.context.log.events;
+    // Not enumerable: a logged or printed error shows its message, not the whole session log.
+    if (NousError.isInstance(error)) {
+      Object.defineProperty(error, "log", {
+        value: state.context.log.events,
+        enumerable: false,
+        writable: true,
+        configurable: true,
+      });
+    }
     await hooks.sessionEnd?.({ runId, error });
     throw error;
   }

@@ -128,8 +128,12 @@ export class RunState<D extends object, O> {
     });
   }
 
-  /** A key that stays the same for one tool call across retries, crashes and resumes. */
+  /**
+   * A key that stays the same for one tool call across retries, crashes and resumes. Hashed only for
+   * session runs (the only ones that resume); otherwise run and call id are unique enough and free.
+   */
   idempotencyKey(toolCallId: string): string {
+    if (this.config.sessionId === undefined) return `${this.config.runId}:${toolCallId}`;
     const source = `${this.config.sessionId ?? ""}\u0000${this.config.runId}\u0000${toolCallId}`;
     return createHash("sha256").update(source).digest("hex").slice(0, 32);
   }
