@@ -40,7 +40,7 @@ export async function* runLoop<D extends object, O>(
       state.record("run_resumed", { runId });
     }
     await state.commit();
-    yield { type: "run-start", runId };
+    if (state.config.streaming) yield { type: "run-start", runId };
     await hooks.sessionStart?.({ runId, context: state.runContext() });
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
@@ -55,12 +55,14 @@ export async function* runLoop<D extends object, O>(
     state.resume = undefined;
     while (true) {
       throwIfAborted(signal);
-      yield { type: "step-start", iteration: state.iteration };
+      if (state.config.streaming) yield { type: "step-start", iteration: state.iteration };
       const request = await assembleRequest(state);
       const response = yield* dispatchRequest(state, request);
       const step = yield* resolveStep(state, response);
       if (step.type === "run-again") await state.commit(); // a final step commits with run_completed
-      yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
+      if (state.config.streaming) {
+        yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
+      }
       state.iteration += 1;
       switch (step.type) {
         case "run-again":

@@ -22,6 +22,7 @@ export interface RunConfig<D extends object, O> {
   readonly limits: UsageLimits;
   readonly maxIterations: number;
   readonly outputRetries: number;
+  /** Whether events are yielded: `stream()` consumes them; `run()` does not, so none are made. */
   readonly streaming: boolean;
   readonly signal: AbortSignal | undefined;
   /** Where events are committed as the run goes; absent for a run without a session store. */

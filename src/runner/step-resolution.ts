@@ -91,5 +91,5 @@ async function* recordResult<D extends object, O>(
 ): AsyncGenerator<AgentStreamEvent<O, D>> {
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  yield { type: "tool-result", ...identity, result, isError };
+  if (state.config.streaming) yield { type: "tool-result", ...identity, result, isError };
 }

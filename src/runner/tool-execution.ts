@@ -122,7 +122,7 @@ async function* settle<D extends object, O>(
     try {
       state.applyUpdate(outcome.update, identity);
       const operations = outcome.update.depsOperations();
-      if (operations.length > 0) yield { type: "context-update", ...identity, operations };
+      if (operations.length > 0 && state.config.streaming) yield { type: "context-update", ...identity, operations };
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
       result = `Tool "${call.toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
@@ -131,5 +131,5 @@ async function* settle<D extends object, O>(
   }
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  yield { type: "tool-result", ...identity, result, isError };
+  if (state.config.streaming) yield { type: "tool-result", ...identity, result, isError };
 }
