@@ -24,6 +24,7 @@ if (!available) {
   console.log(`inspector browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 }
 
+// Skipped only on a developer machine without Chromium (announced above); under CI it fails instead.
 describe.skipIf(!available)("the inspector page in Chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "nous-inspector-"));
   const store = new SqliteStore({ path: join(dir, "sessions.db") });
