@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Agent } from "./agent.js";
 import { ContextUpdate } from "./context/context-update.js";
 import { NousError } from "./errors/nous-error.js";
@@ -7,17 +6,14 @@ import type { Prompt, RunResult, UsageLimits } from "./runner/types.js";
 import type { RunContext } from "./session/run-context.js";
 import { emptyUsage, type Usage } from "./session/usage.js";
 import { usageFromLog } from "./sub-agents/child-usage.js";
+import { type DefaultSubAgentInput, defaultSubAgentInput } from "./sub-agents/default-input.js";
 import { SubAgentContextError, SubAgentFailedError } from "./sub-agents/errors.js";
 import { runChild } from "./sub-agents/run-child.js";
 import type { InferSchema, SchemaInput } from "./tools/schema.js";
 import { type Tool, tool } from "./tools/tool.js";
 
+export type { DefaultSubAgentInput } from "./sub-agents/default-input.js";
 export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./sub-agents/errors.js";
-
-const defaultInput = z.object({ prompt: z.string().describe("The task for the sub-agent, with everything it needs") });
-
-/** The input of a sub-agent tool unless `input` says otherwise: `{ prompt: string }`. */
-export type DefaultSubAgentInput = typeof defaultInput;
 
 /** `deps` is required when the child's deps type has required keys. */
 type ChildDepsOption<PD extends object, CD extends object> = {} extends CD
@@ -183,7 +179,7 @@ export function agentAsTool<
   return tool<S, O | string, PD>({
     name: options.name,
     description: options.description,
-    input: (options.input ?? defaultInput) as S,
+    input: (options.input ?? defaultSubAgentInput) as S,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (args, context) => {
       const prompt = options.prompt ? options.prompt(args) : defaultPrompt(args);

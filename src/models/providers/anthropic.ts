@@ -8,19 +8,16 @@ import {
   type ModelStreamPart,
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
-import { postAnthropic, readAnthropicJson } from "./anthropic-errors.js";
-import {
-  type AnthropicStructuredOutputMode,
-  type AnthropicWireRequest,
-  buildAnthropicRequest,
-} from "./anthropic-request.js";
-import { parseAnthropicResponse } from "./anthropic-response.js";
-import { streamAnthropic } from "./anthropic-stream.js";
+import type { AnthropicStructuredOutputMode, AnthropicWireRequest } from "./anthropic-request.js";
 import { type HttpRequest, readSse, scopeSignal } from "./shared/http.js";
 
 const PROVIDER = "anthropic";
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 const API_VERSION = "2023-06-01";
+
+/** Request building and response parsing: loaded by the first request, not when the package is imported. */
+const loadWireCode = () => import("./anthropic-wire.js");
+type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
 
 /** Settings of the Anthropic provider: the common ones plus how structured output is sent. */
 export interface AnthropicSettings extends ProviderSettings {
@@ -61,29 +58,31 @@ class AnthropicModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const { http, wire } = this.#prepare(request, false);
+    const code = await loadWireCode();
+    const { http, wire } = this.#prepare(code, request, false);
     const scope = scopeSignal(request.signal);
     try {
-      const response = await postAnthropic({ ...http, signal: scope.signal });
-      const body = await readAnthropicJson(response, scope.signal);
-      return parseAnthropicResponse(body, wire.outputToolName);
+      const response = await code.postAnthropic({ ...http, signal: scope.signal });
+      const body = await code.readAnthropicJson(response, scope.signal);
+      return code.parseAnthropicResponse(body, wire.outputToolName);
     } finally {
       scope.release();
     }
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const { http, wire } = this.#prepare(request, true);
+    const code = await loadWireCode();
+    const { http, wire } = this.#prepare(code, request, true);
     const scope = scopeSignal(request.signal);
     try {
-      const response = await postAnthropic({ ...http, signal: scope.signal });
-      yield* streamAnthropic(readSse(response, PROVIDER, scope.signal), wire.outputToolName);
+      const response = await code.postAnthropic({ ...http, signal: scope.signal });
+      yield* code.streamAnthropic(readSse(response, PROVIDER, scope.signal), wire.outputToolName);
     } finally {
       scope.release();
     }
   }
 
-  #prepare(request: ModelRequest, stream: boolean): { http: HttpRequest; wire: AnthropicWireRequest } {
+  #prepare(code: WireCode, request: ModelRequest, stream: boolean): { http: HttpRequest; wire: AnthropicWireRequest } {
     const env = this.#settings.env ?? process.env;
     const apiKey = this.#settings.apiKey ?? env.ANTHROPIC_API_KEY;
     if (apiKey === undefined || apiKey === "") {
@@ -93,7 +92,7 @@ class AnthropicModel implements Model {
       });
     }
     const baseURL = (this.#settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-    const wire = buildAnthropicRequest(request, {
+    const wire = code.buildAnthropicRequest(request, {
       modelId: this.modelId,
       stream,
       structuredOutput: this.#structuredOutput,

@@ -9,14 +9,14 @@ import {
   type ModelStreamPart,
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
-import { postGemini } from "./gemini-errors.js";
-import { buildGeminiRequest } from "./gemini-request.js";
-import { parseGeminiResponse } from "./gemini-response.js";
-import { streamGemini } from "./gemini-stream.js";
 import { type HttpRequest, readJson, readSse, scopeSignal } from "./shared/http.js";
 
 const PROVIDER = "gemini";
 const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/** Request building and response parsing: loaded by the first request, not when the package is imported. */
+const loadWireCode = () => import("./gemini-wire.js");
+type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
 
 /** Settings of the Gemini provider: the common ones plus the id source for function calls without ids. */
 export interface GeminiSettings extends ProviderSettings {
@@ -43,10 +43,11 @@ class GeminiModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const http = this.#prepare(request, false);
+    const code = await loadWireCode();
+    const http = this.#prepare(code, request, false);
     const scope = scopeSignal(request.signal);
     try {
-      const response = await postGemini({ ...http, signal: scope.signal });
+      const response = await code.postGemini({ ...http, signal: scope.signal });
       let body: unknown;
       try {
         body = await readJson(response, PROVIDER, scope.signal);
@@ -54,24 +55,25 @@ class GeminiModel implements Model {
         if (!(error instanceof SyntaxError)) throw error;
         throw new MalformedResponseError({ provider: PROVIDER, message: `the body is not JSON: ${error.message}` });
       }
-      return parseGeminiResponse(body, this.#generateId);
+      return code.parseGeminiResponse(body, this.#generateId);
     } finally {
       scope.release();
     }
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const http = this.#prepare(request, true);
+    const code = await loadWireCode();
+    const http = this.#prepare(code, request, true);
     const scope = scopeSignal(request.signal);
     try {
-      const response = await postGemini({ ...http, signal: scope.signal });
-      yield* streamGemini(readSse(response, PROVIDER, scope.signal), this.#generateId);
+      const response = await code.postGemini({ ...http, signal: scope.signal });
+      yield* code.streamGemini(readSse(response, PROVIDER, scope.signal), this.#generateId);
     } finally {
       scope.release();
     }
   }
 
-  #prepare(request: ModelRequest, stream: boolean): HttpRequest {
+  #prepare(code: WireCode, request: ModelRequest, stream: boolean): HttpRequest {
     const env = this.#settings.env ?? process.env;
     const apiKey = this.#settings.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
     if (apiKey === undefined || apiKey === "") {
@@ -88,7 +90,7 @@ class GeminiModel implements Model {
       provider: PROVIDER,
       url: `${baseURL}/v1beta/${model}:${method}`,
       headers: { "x-goog-api-key": apiKey, ...this.#settings.headers },
-      body: buildGeminiRequest(request),
+      body: code.buildGeminiRequest(request),
     };
     if (this.#settings.fetch !== undefined) http.fetch = this.#settings.fetch;
     return http;

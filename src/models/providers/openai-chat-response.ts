@@ -1,96 +1,75 @@
-import { z } from "zod";
 import { MalformedResponseError } from "../../errors/provider-error.js";
 import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
 import { classifyErrorCode } from "./shared/http.js";
+import { array, type Infer, nullish, number, object, parseWire, present, string } from "./shared/wire-check.js";
 
-const usageSchema = z
-  .object({
-    prompt_tokens: z.number().nullish(),
-    completion_tokens: z.number().nullish(),
-    total_tokens: z.number().nullish(),
-    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
-  })
-  .nullish();
+const usageSchema = nullish(
+  object({
+    prompt_tokens: nullish(number),
+    completion_tokens: nullish(number),
+    total_tokens: nullish(number),
+    prompt_tokens_details: nullish(object({ cached_tokens: nullish(number) })),
+    completion_tokens_details: nullish(object({ reasoning_tokens: nullish(number) })),
+  }),
+);
 
-const errorSchema = z.object({ message: z.string().nullish(), code: z.unknown(), type: z.string().nullish() });
+const errorSchema = object({ message: nullish(string), code: present, type: nullish(string) });
 
-const toolCallSchema = z.object({
-  id: z.string().nullish(),
-  function: z.object({ name: z.string(), arguments: z.string().nullish() }),
+const toolCallSchema = object({
+  id: nullish(string),
+  function: object({ name: string, arguments: nullish(string) }),
 });
 
-const completionSchema = z.object({
-  model: z.string().nullish(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullish(),
-          refusal: z.string().nullish(),
-          reasoning_content: z.string().nullish(),
-          reasoning: z.string().nullish(),
-          tool_calls: z.array(toolCallSchema).nullish(),
-        }),
-        finish_reason: z.string().nullish(),
+const completionSchema = object({
+  model: nullish(string),
+  choices: array(
+    object({
+      message: object({
+        content: nullish(string),
+        refusal: nullish(string),
+        reasoning_content: nullish(string),
+        reasoning: nullish(string),
+        tool_calls: nullish(array(toolCallSchema)),
       }),
-    )
-    .min(1),
+      finish_reason: nullish(string),
+    }),
+    { min: 1 },
+  ),
   usage: usageSchema,
 });
 
-const chunkSchema = z.object({
-  model: z.string().nullish(),
-  error: errorSchema.nullish(),
-  choices: z
-    .array(
-      z.object({
-        index: z.number().nullish(),
-        delta: z
-          .object({
-            content: z.string().nullish(),
-            refusal: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z
-              .array(
-                z.object({
-                  index: z.number().nullish(),
-                  id: z.string().nullish(),
-                  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+const chunkSchema = object({
+  model: nullish(string),
+  error: nullish(errorSchema),
+  choices: nullish(
+    array(
+      object({
+        index: nullish(number),
+        delta: nullish(
+          object({
+            content: nullish(string),
+            refusal: nullish(string),
+            reasoning_content: nullish(string),
+            reasoning: nullish(string),
+            tool_calls: nullish(
+              array(
+                object({
+                  index: nullish(number),
+                  id: nullish(string),
+                  function: nullish(object({ name: nullish(string), arguments: nullish(string) })),
                 }),
-              )
-              .nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
+              ),
+            ),
+          }),
+        ),
+        finish_reason: nullish(string),
       }),
-    )
-    .nullish(),
+    ),
+  ),
   usage: usageSchema,
 });
 
-type ChatUsage = z.infer<typeof usageSchema>;
-
-/** Parses JSON text against a wire schema; anything else is a `MalformedResponseError`. */
-export function parseWire<T>(provider: string, schema: z.ZodType<T>, value: unknown, what: string): T {
-  let data = value;
-  if (typeof value === "string") {
-    try {
-      data = JSON.parse(value);
-    } catch (cause) {
-      throw new MalformedResponseError({ provider, message: `${what} is not JSON: ${value.slice(0, 200)}`, cause });
-    }
-  }
-  const result = schema.safeParse(data);
-  if (!result.success) {
-    throw new MalformedResponseError({
-      provider,
-      message: `unexpected ${what}: ${result.error.message.slice(0, 300)}`,
-    });
-  }
-  return result.data;
-}
+type ChatUsage = Infer<typeof usageSchema>;
 
 function toUsage(usage: ChatUsage): ModelUsage {
   if (usage === null || usage === undefined) return {};

@@ -8,10 +8,13 @@ import {
   type ModelStreamPart,
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
-import { type MaxTokensField, toChatBody } from "./openai-chat-request.js";
-import { ChatStreamAssembler, parseChatCompletion } from "./openai-chat-response.js";
+import type { MaxTokensField } from "./openai-chat-request.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
 import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+
+/** Request building and response parsing: loaded by the first request, not when the package is imported. */
+const loadWireCode = () => import("./openai-chat-wire.js");
+type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
 
 /** How a Chat Completions endpoint is reached and which dialect details it expects. */
 export interface OpenAIChatSpec extends ConnectionSpec {
@@ -66,20 +69,22 @@ class OpenAIChatModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const code = await loadWireCode();
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(request, false, scope.signal);
-      return parseChatCompletion(this.provider, await readJson(response, this.provider, scope.signal));
+      const response = await this.#post(code, request, false, scope.signal);
+      return code.parseChatCompletion(this.provider, await readJson(response, this.provider, scope.signal));
     } finally {
       scope.release();
     }
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const code = await loadWireCode();
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(request, true, scope.signal);
-      const assembler = new ChatStreamAssembler(this.provider);
+      const response = await this.#post(code, request, true, scope.signal);
+      const assembler = new code.ChatStreamAssembler(this.provider);
       for await (const event of readSse(response, this.provider, scope.signal)) {
         if (event.data.trim() === "[DONE]") {
           yield* assembler.end();
@@ -93,12 +98,12 @@ class OpenAIChatModel implements Model {
     }
   }
 
-  #post(request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
+  #post(code: WireCode, request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     return postJson({
       provider: this.provider,
       url: `${this.#connection.baseURL}/chat/completions`,
       headers: this.#connection.headers(),
-      body: toChatBody(this.modelId, request, {
+      body: code.toChatBody(this.modelId, request, {
         stream,
         maxTokensField: this.#maxTokensField,
         provider: this.provider,

@@ -1,82 +1,90 @@
-import { z } from "zod";
 import { MalformedResponseError, type ProviderError } from "../../errors/provider-error.js";
 import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
-import { parseWire } from "./openai-chat-response.js";
 import { classifyErrorCode } from "./shared/http.js";
+import {
+  array,
+  type Check,
+  checkWire,
+  type Infer,
+  nullish,
+  number,
+  object,
+  parseWire,
+  string,
+} from "./shared/wire-check.js";
 
-const errorSchema = z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish();
+const errorSchema = nullish(object({ code: nullish(string), message: nullish(string) }));
 
-const usageSchema = z
-  .object({
-    input_tokens: z.number().nullish(),
-    output_tokens: z.number().nullish(),
-    total_tokens: z.number().nullish(),
-    input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-    output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
-  })
-  .nullish();
+const usageSchema = nullish(
+  object({
+    input_tokens: nullish(number),
+    output_tokens: nullish(number),
+    total_tokens: nullish(number),
+    input_tokens_details: nullish(object({ cached_tokens: nullish(number) })),
+    output_tokens_details: nullish(object({ reasoning_tokens: nullish(number) })),
+  }),
+);
 
-const outputItemSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("message"),
-    content: z.array(z.object({ type: z.string(), text: z.string().nullish(), refusal: z.string().nullish() }).loose()),
-  }),
-  z.object({
-    type: z.literal("function_call"),
-    id: z.string().nullish(),
-    call_id: z.string(),
-    name: z.string(),
-    arguments: z.string().nullish(),
-  }),
-  z.object({
-    type: z.literal("reasoning"),
-    id: z.string().nullish(),
-    summary: z.array(z.object({ text: z.string() })).nullish(),
-    encrypted_content: z.string().nullish(),
-  }),
+const messageItemSchema = object({
+  content: array(object({ type: string, text: nullish(string), refusal: nullish(string) })),
+});
+
+const functionCallItemSchema = object({
+  id: nullish(string),
+  call_id: string,
+  name: string,
+  arguments: nullish(string),
+});
+
+const reasoningItemSchema = object({
+  id: nullish(string),
+  summary: nullish(array(object({ text: string }))),
+  encrypted_content: nullish(string),
+});
+
+/** The output items Nous reads, by `type`; every other kind of item is skipped. */
+type OutputItem =
+  | ({ type: "message" } & Infer<typeof messageItemSchema>)
+  | ({ type: "function_call" } & Infer<typeof functionCallItemSchema>)
+  | ({ type: "reasoning" } & Infer<typeof reasoningItemSchema>);
+
+const knownItemSchemas = new Map<string, Check<unknown>>([
+  ["message", messageItemSchema],
+  ["function_call", functionCallItemSchema],
+  ["reasoning", reasoningItemSchema],
 ]);
 
-const otherItemSchema = z.object({ type: z.string() }).loose();
-const itemSchema = z.union([outputItemSchema, otherItemSchema]);
+/** Any output item: an object with a string `type` (a known kind's shape is checked by `asOutputItem`). */
+const itemSchema = object({ type: string });
 
-const responseSchema = z.object({
-  model: z.string().nullish(),
-  status: z.string().nullish(),
+const responseSchema = object({
+  model: nullish(string),
+  status: nullish(string),
   error: errorSchema,
-  incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
-  output: z.array(itemSchema).nullish(),
+  incomplete_details: nullish(object({ reason: nullish(string) })),
+  output: nullish(array(itemSchema)),
   usage: usageSchema,
 });
 
-type WireResponse = z.infer<typeof responseSchema>;
-type OutputItem = z.infer<typeof outputItemSchema>;
+type WireResponse = Infer<typeof responseSchema>;
 
-const eventSchema = z
-  .object({
-    type: z.string(),
-    delta: z.string().nullish(),
-    output_index: z.number().nullish(),
-    summary_index: z.number().nullish(),
-    item: itemSchema.nullish(),
-    response: responseSchema.nullish(),
-    code: z.string().nullish(),
-    message: z.string().nullish(),
-  })
-  .loose();
-
-const knownItemTypes = new Set(["message", "function_call", "reasoning"]);
+const eventSchema = object({
+  type: string,
+  delta: nullish(string),
+  output_index: nullish(number),
+  summary_index: nullish(number),
+  item: nullish(itemSchema),
+  response: nullish(responseSchema),
+  code: nullish(string),
+  message: nullish(string),
+});
 
 /** The item as one Nous reads, undefined for item kinds it skips; a known kind of the wrong shape is malformed. */
-function asOutputItem(provider: string, item: z.infer<typeof itemSchema> | null | undefined): OutputItem | undefined {
-  if (item === null || item === undefined || !knownItemTypes.has(item.type)) return undefined;
-  const parsed = outputItemSchema.safeParse(item);
-  if (!parsed.success) {
-    throw new MalformedResponseError({
-      provider,
-      message: `malformed ${item.type} item: ${parsed.error.message.slice(0, 200)}`,
-    });
-  }
-  return parsed.data;
+function asOutputItem(provider: string, item: Infer<typeof itemSchema> | null | undefined): OutputItem | undefined {
+  if (item === null || item === undefined) return undefined;
+  const check = knownItemSchemas.get(item.type);
+  if (check === undefined) return undefined;
+  return checkWire(provider, check, item, `malformed ${item.type} item`) as OutputItem;
 }
 
 function toUsage(usage: WireResponse["usage"]): ModelUsage {
@@ -230,7 +238,7 @@ export class ResponsesStreamAssembler {
     }
   }
 
-  *#open(index: number, wireItem: z.infer<typeof itemSchema> | null | undefined): Generator<ModelStreamPart> {
+  *#open(index: number, wireItem: Infer<typeof itemSchema> | null | undefined): Generator<ModelStreamPart> {
     const item = asOutputItem(this.#provider, wireItem);
     if (item === undefined || this.#slots.has(index)) return;
     switch (item.type) {

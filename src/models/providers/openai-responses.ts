@@ -8,10 +8,12 @@ import {
   type ModelStreamPart,
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
-import { toResponsesBody } from "./openai-responses-request.js";
-import { parseResponsesAnswer, ResponsesStreamAssembler } from "./openai-responses-response.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
 import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+
+/** Request building and response parsing: loaded by the first request, not when the package is imported. */
+const loadWireCode = () => import("./openai-responses-wire.js");
+type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
 
 /** OpenAI's Responses API endpoint and the environment variables it reads. */
 export const openAIResponsesSpec: ConnectionSpec = {
@@ -55,20 +57,22 @@ class OpenAIResponsesModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
+    const code = await loadWireCode();
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(request, false, scope.signal);
-      return parseResponsesAnswer(this.provider, await readJson(response, this.provider, scope.signal));
+      const response = await this.#post(code, request, false, scope.signal);
+      return code.parseResponsesAnswer(this.provider, await readJson(response, this.provider, scope.signal));
     } finally {
       scope.release();
     }
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const code = await loadWireCode();
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(request, true, scope.signal);
-      const assembler = new ResponsesStreamAssembler(this.provider);
+      const response = await this.#post(code, request, true, scope.signal);
+      const assembler = new code.ResponsesStreamAssembler(this.provider);
       for await (const event of readSse(response, this.provider, scope.signal)) {
         yield* assembler.accept(event.data);
         if (assembler.final !== undefined) return;
@@ -82,12 +86,12 @@ class OpenAIResponsesModel implements Model {
     }
   }
 
-  #post(request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
+  #post(code: WireCode, request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
     return postJson({
       provider: this.provider,
       url: `${this.#connection.baseURL}/responses`,
       headers: this.#connection.headers(),
-      body: toResponsesBody(this.modelId, request, { stream, provider: this.provider }),
+      body: code.toResponsesBody(this.modelId, request, { stream, provider: this.provider }),
       signal,
       fetch: this.#connection.fetch,
     });

@@ -1,4 +1,4 @@
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { EventSourceMessage } from "eventsource-parser";
 import {
   AuthenticationError,
   BadRequestError,
@@ -125,6 +125,8 @@ export async function* readSse(
   signal?: AbortSignal,
 ): AsyncGenerator<EventSourceMessage> {
   if (response.body === null) return;
+  // Loaded by the first stream, not when the package is imported.
+  const { createParser } = await import("eventsource-parser");
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const pending: EventSourceMessage[] = [];
