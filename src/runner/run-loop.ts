@@ -41,14 +41,15 @@ export async function* runLoop<D extends object, O>(
       });
     } else {
       state.record("run_resumed", { runId });
+      // Claims the session before anything acts on it: of two concurrent resumers, one fails here.
+      await state.commit();
     }
-    await state.commit();
     if (state.config.streaming) yield { type: "run-start", runId };
     await hooks.sessionStart?.({ runId, context: state.runContext() });
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
       state.context = state.context.addMessage({ role: "user", content: start.prompt });
-      await state.commit();
+      await state.commit(); // with run_started: one commit (and fsync) for the start of the run
     } else if (start.pending !== undefined) {
       const step = yield* resolveStep(state, start.pending);
       await state.commit();
