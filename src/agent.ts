@@ -116,7 +116,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   /** Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure. */
   async run(prompt: Prompt, ...[options]: RunArguments<D>): Promise<RunResult<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    return drain(this.#events(start, options as AnyRunOptions<D> | undefined, false));
+    return drain(runLoop(() => this.#prepare(start, options as AnyRunOptions<D> | undefined, false)));
   }
 
   /**
@@ -129,7 +129,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   async resume(sessionId: string, ...[options]: ResumeArguments<D>): Promise<RunResult<O, D>> {
     const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
-    return drain(this.#events({ type: "resume", pending: undefined }, all, false));
+    return drain(runLoop(() => this.#prepare({ type: "resume", pending: undefined }, all, false)));
   }
 
   /**
@@ -143,19 +143,17 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   stream(prompt: Prompt, ...[options]: RunArguments<D>): AsyncIterable<AgentStreamEvent<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    return { [Symbol.asyncIterator]: () => this.#streamEvents(start, options as AnyRunOptions<D> | undefined) };
+    const prepare = () => this.#prepare(start, options as AnyRunOptions<D> | undefined, true);
+    // The loop's own generator, not a wrapper around it: every event passes through one level less.
+    return { [Symbol.asyncIterator]: () => runLoop(prepare) };
   }
 
-  async *#streamEvents(start: RunStart, options: AnyRunOptions<D> | undefined): AsyncGenerator<AgentStreamEvent<O, D>> {
-    const result = yield* this.#events(start, options, true);
-    yield { type: "run-end", result };
-  }
-
-  async *#events(
+  /** Everything a run needs before its loop starts: the context (from the store, for a session run) and the state. */
+  async #prepare(
     start: RunStart,
     options: AnyRunOptions<D> | undefined,
     streaming: boolean,
-  ): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
+  ): Promise<{ state: RunState<D, O>; start: RunStart }> {
     const agent = this.#options;
     const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;
     const maxDepth = agent.maxDepth ?? 3;
@@ -217,7 +215,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       state.iteration = resumePoint.iteration;
       state.usage = resumePoint.usage;
     }
-    return yield* runLoop(state, start);
+    return { state, start };
   }
 }
 

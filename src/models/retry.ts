@@ -64,24 +64,101 @@ export function withRetry(model: Model, policy: RetryPolicy = {}): Model {
         }
       }
     },
-    async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-      const budget = planner.start();
-      for (let attempt = 1; ; attempt++) {
-        let yielded = false;
-        try {
-          for await (const part of model.doStream(request)) {
-            yielded = true;
-            yield part;
-          }
-          return;
-        } catch (error) {
-          const delayMs = planner.plan(error, attempt, budget, request.signal);
-          if (yielded) yield { type: "stream-reset", reason: describe(error) };
-          await planner.wait(delayMs, request.signal);
-        }
-      }
+    doStream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      return new RetryingStream(model, request, planner);
     },
   };
+}
+
+/**
+ * The inner model's stream, restarted after a retryable failure. A plain iterator rather than an
+ * async generator: each part passes straight through, with no generator hop of its own.
+ */
+class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
+  readonly #model: Model;
+  readonly #request: ModelRequest;
+  readonly #planner: RetryPlanner;
+  readonly #budget: { waitedMs: number };
+  #inner: AsyncIterator<ModelStreamPart> | undefined;
+  #attempt = 1;
+  #yielded = false;
+  #done = false;
+  /** Set after a `stream-reset` part: the backoff still to wait before the next attempt. */
+  #delayMs: number | undefined;
+
+  constructor(model: Model, request: ModelRequest, planner: RetryPlanner) {
+    this.#model = model;
+    this.#request = request;
+    this.#planner = planner;
+    this.#budget = planner.start();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ModelStreamPart>> {
+    if (this.#done) return Promise.resolve({ done: true, value: undefined });
+    if (this.#delayMs !== undefined) {
+      const delayMs = this.#delayMs;
+      this.#delayMs = undefined;
+      return this.#planner.wait(delayMs, this.#request.signal).then(
+        () => this.next(),
+        (error: unknown) => this.#fail(error),
+      );
+    }
+    let pending: Promise<IteratorResult<ModelStreamPart>>;
+    try {
+      this.#inner ??= this.#model.doStream(this.#request)[Symbol.asyncIterator]();
+      pending = this.#inner.next();
+    } catch (error) {
+      return this.#recover(error);
+    }
+    return pending.then(
+      (result) => {
+        if (result.done) this.#done = true;
+        else this.#yielded = true;
+        return result;
+      },
+      (error: unknown) => this.#recover(error),
+    );
+  }
+
+  async return(): Promise<IteratorResult<ModelStreamPart>> {
+    this.#done = true;
+    const inner = this.#inner;
+    this.#inner = undefined;
+    await inner?.return?.();
+    return { done: true, value: undefined };
+  }
+
+  /** After a failed attempt: the next attempt (or a `stream-reset` first), or the error when it must not be retried. */
+  async #recover(error: unknown): Promise<IteratorResult<ModelStreamPart>> {
+    let delayMs: number;
+    try {
+      delayMs = this.#planner.plan(error, this.#attempt, this.#budget, this.#request.signal);
+    } catch (final) {
+      return this.#fail(final);
+    }
+    this.#attempt += 1;
+    this.#inner = undefined;
+    if (this.#yielded) {
+      this.#yielded = false;
+      this.#delayMs = delayMs;
+      return { done: false, value: { type: "stream-reset", reason: describe(error) } };
+    }
+    try {
+      await this.#planner.wait(delayMs, this.#request.signal);
+    } catch (aborted) {
+      return this.#fail(aborted);
+    }
+    return this.next();
+  }
+
+  #fail(error: unknown): never {
+    this.#done = true;
+    throw error;
+  }
 }
 
 /** The retry decisions, kept apart from the model plumbing. */

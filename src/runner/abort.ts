@@ -10,7 +10,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  * listener lives only as long as the race, so none is left behind however many calls a run makes.
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
+  if (signal === undefined || signal === neverAborted) return promise;
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(new CancelledError(signal.reason));
@@ -34,11 +34,13 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
+/** The signal of a call nothing can abort (no listener is ever added to it). */
+const neverAborted = new AbortController().signal;
+
 /**
  * An abort signal for one call: fires when the parent fires or after `timeoutMs`. `dispose` removes
  * the listener and clears the timer; call it in a `finally`.
  */
-const neverAborted = new AbortController().signal;
 const notTimedOut = () => false;
 const nothing = () => {};
 

@@ -19,15 +19,23 @@ function toolDefinitions<D extends object, O>(state: RunState<D, O>): readonly T
   return definitions;
 }
 
-/** Builds the next model request from the run's state: instructions, messages, tools, output. */
-export async function assembleRequest<D extends object, O>(state: RunState<D, O>): Promise<ModelRequest> {
-  const { options, output, tools, signal } = state.config;
-  const parts: string[] = [];
-  const instructions = options.instructions;
-  if (typeof instructions === "function") parts.push(await instructions(state.runContext()));
-  else if (instructions) parts.push(instructions);
-  if (output?.mode === "prompted") parts.push(promptedInstructions(output));
+/**
+ * Builds the next model request from the run's state: instructions, messages, tools, output.
+ * Synchronous unless the instructions are a function (one await less per step in the common case).
+ */
+export function assembleRequest<D extends object, O>(state: RunState<D, O>): ModelRequest | Promise<ModelRequest> {
+  const instructions = state.config.options.instructions;
+  if (typeof instructions === "function") {
+    return Promise.resolve(instructions(state.runContext())).then((text) => buildRequest(state, text));
+  }
+  return buildRequest(state, instructions);
+}
 
+function buildRequest<D extends object, O>(state: RunState<D, O>, instructions: string | undefined): ModelRequest {
+  const { options, output, signal } = state.config;
+  const parts: string[] = [];
+  if (instructions) parts.push(instructions);
+  if (output?.mode === "prompted") parts.push(promptedInstructions(output));
   const definitions = toolDefinitions(state);
 
   return {

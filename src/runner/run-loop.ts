@@ -17,13 +17,16 @@ export type RunStart =
 
 /**
  * The agent loop: ask the model, resolve the step (run tools, accept a final answer, or ask again),
- * repeat. Yields stream events; returns the run's result. Every failure is recorded as `run_failed`
- * and rethrown with the log attached.
+ * repeat. Yields stream events, ending with `run-end` (when streaming); returns the run's result.
+ * Every failure is recorded as `run_failed` and rethrown with the log attached. `prepare` runs when
+ * the loop starts, so a stream that is never iterated does no work.
  */
 export async function* runLoop<D extends object, O>(
-  state: RunState<D, O>,
-  start: RunStart,
+  prepare: () => Promise<{ state: RunState<D, O>; start: RunStart }>,
 ): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
+  const prepared = await prepare();
+  const state = prepared.state;
+  const start = prepared.start;
   const { runId, hooks, model, signal, options } = state.config;
   try {
     if (start.type === "prompt") {
@@ -38,14 +41,15 @@ export async function* runLoop<D extends object, O>(
       });
     } else {
       state.record("run_resumed", { runId });
+      // Claims the session before anything acts on it: of two concurrent resumers, one fails here.
+      await state.commit();
     }
-    await state.commit();
     if (state.config.streaming) yield { type: "run-start", runId };
     await hooks.sessionStart?.({ runId, context: state.runContext() });
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
       state.context = state.context.addMessage({ role: "user", content: start.prompt });
-      await state.commit();
+      await state.commit(); // with run_started: one commit (and fsync) for the start of the run
     } else if (start.pending !== undefined) {
       const step = yield* resolveStep(state, start.pending);
       await state.commit();
@@ -56,10 +60,15 @@ export async function* runLoop<D extends object, O>(
     while (true) {
       throwIfAborted(signal);
       if (state.config.streaming) yield { type: "step-start", iteration: state.iteration };
-      const request = await assembleRequest(state);
+      const assembled = assembleRequest(state);
+      const request = assembled instanceof Promise ? await assembled : assembled;
       const response = yield* dispatchRequest(state, request);
       const step = yield* resolveStep(state, response);
-      if (step.type === "run-again") await state.commit(); // a final step commits with run_completed
+      if (step.type === "run-again") {
+        // A final step commits with run_completed.
+        const committing = state.commit();
+        if (committing) await committing;
+      }
       if (state.config.streaming) {
         yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
       }
@@ -81,7 +90,7 @@ export async function* runLoop<D extends object, O>(
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
       const message = error instanceof Error ? error.message : String(error);
       state.record("run_failed", { runId, error: { code, message } });
-      await state.commit().catch(() => {});
+      await state.commit()?.catch(() => {});
     }
     // Not enumerable: a logged or printed error shows its message, not the whole session log.
     if (NousError.isInstance(error)) {
@@ -97,7 +106,6 @@ export async function* runLoop<D extends object, O>(
   }
 }
 
-// biome-ignore lint/correctness/useYield: a generator so that the loop can `return yield*` it
 async function* finish<D extends object, O>(
   state: RunState<D, O>,
   output: O,
@@ -107,6 +115,7 @@ async function* finish<D extends object, O>(
   await state.commit();
   const result = toResult(state, output);
   await hooks.sessionEnd?.({ runId, output });
+  if (state.config.streaming) yield { type: "run-end", result };
   return result;
 }
 

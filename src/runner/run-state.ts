@@ -92,13 +92,21 @@ export class RunState<D extends object, O> {
     this.#committed = count;
   }
 
-  /** Commits every event recorded since the last commit (a no-op without persistence). */
-  async commit(): Promise<void> {
+  /**
+   * Commits every event recorded since the last commit. Returns `undefined` when there is nothing
+   * to wait for (no persistence, or nothing new), so the hot path of a run without a store skips
+   * an await: `const committing = state.commit(); if (committing) await committing;`.
+   */
+  commit(): Promise<void> | undefined {
     const log = this.context.log;
-    if (this.config.persistence === undefined || log.length === this.#committed) return;
+    if (this.config.persistence === undefined || log.length === this.#committed) return undefined;
+    return this.#flush(this.config.persistence, log);
+  }
+
+  async #flush(persistence: RunPersistence, log: AgentContext<D>["log"]): Promise<void> {
     const events: SessionEvent[] = [];
     for (let index = this.#committed; index < log.length; index++) events.push(log.at(index) as SessionEvent);
-    await this.config.persistence.commit(events);
+    await persistence.commit(events);
     this.#committed = log.length;
   }
 

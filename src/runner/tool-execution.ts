@@ -29,7 +29,8 @@ export async function* executeToolCalls<D extends object, O>(
   state: RunState<D, O>,
   calls: readonly ToolCallPart[],
 ): AsyncGenerator<AgentStreamEvent<O, D>> {
-  await requestApprovals(state, calls);
+  const requesting = requestApprovals(state, calls);
+  if (requesting) await requesting;
   if (!state.config.options.parallelToolCalls) {
     for (const call of calls) {
       const prepared = await prepareToolCall(state, call);
@@ -73,10 +74,9 @@ export async function runTool<D extends object, O>(
   const scope = childSignal(parentSignal, tool.timeoutMs);
   try {
     const context = state.runContext({ toolCallId, toolName: tool.name, signal: scope.signal, deps });
-    const value = await raceAbort(
-      Promise.resolve().then(() => tool.execute(args, context)),
-      scope.signal,
-    );
+    // A synchronous tool's value is used as is: no promise, no race, no extra tick.
+    const returned = tool.execute(args, context);
+    const value = isThenable(returned) ? await raceAbort(Promise.resolve(returned), scope.signal) : returned;
     if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
       return { result: (value as { result?: unknown }).result, isError: false, update: value.update };
     }
@@ -132,4 +132,12 @@ async function* settle<D extends object, O>(
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
   if (state.config.streaming) yield { type: "tool-result", ...identity, result, isError };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }

@@ -9,6 +9,7 @@ import { addUsage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { RunState } from "./run-state.js";
 import { checkToolCallLimit } from "./stop-rules.js";
+import type { ValidationResult } from "../tools/schema.js";
 import { parseArgs } from "./tool-arguments.js";
 import type { ApprovalDecision } from "./types.js";
 
@@ -42,7 +43,8 @@ export async function prepareToolCall<D extends object, O>(
   }
   const parsed = parseArgs(call.argsText);
   if (!parsed.ok) return skip(failure(state, tool, `Invalid arguments for tool "${tool.name}": ${parsed.issues}`));
-  let args = await validate(state, tool, parsed.value);
+  const checked = validate(state, tool, parsed.value);
+  let args = checked instanceof Promise ? await checked : checked;
   if (typeof args === "string") return skip(args);
 
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
@@ -57,7 +59,9 @@ export async function prepareToolCall<D extends object, O>(
     }
     rerun = true;
   }
-  const decision = await hooks.preToolUse?.({ ...identity, args: args.value }, state.runContext(identity));
+  const decision = hooks.preToolUse
+    ? await hooks.preToolUse({ ...identity, args: args.value }, state.runContext(identity))
+    : undefined;
   if (decision?.type === "deny") return skip(`Tool call denied: ${decision.reason}`);
   if (decision?.type === "modify") {
     args = await validate(state, tool, decision.args);
@@ -93,7 +97,8 @@ export async function prepareToolCall<D extends object, O>(
   checkToolCallLimit(state);
   state.usage = addUsage(state.usage, { toolCalls: 1 });
   state.record("tool_call", rerun ? { ...identity, args: args.value, rerun } : { ...identity, args: args.value });
-  await state.commit();
+  const committing = state.commit();
+  if (committing) await committing;
   return { type: "run", call, tool, args: args.value };
 }
 
@@ -117,11 +122,28 @@ function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknow
  * per turn are fine), committed, and the run pauses with `ApprovalPendingError` before any call of
  * the turn runs. Calls already decided (on resume) pass; calls still pending pause the run again.
  */
-export async function requestApprovals<D extends object, O>(
+export function requestApprovals<D extends object, O>(
   state: RunState<D, O>,
   calls: readonly ToolCallPart[],
-): Promise<void> {
-  if (state.config.options.approvalHandler !== undefined) return;
+): Promise<void> | undefined {
+  const { options, tools } = state.config;
+  if (options.approvalHandler !== undefined || !mayNeedApproval(tools)) return undefined;
+  return requestPending(state, calls);
+}
+
+const approvalByTools = new WeakMap<object, boolean>();
+
+/** Whether any tool of the map can need approval (fixed for an agent, so worked out once). */
+function mayNeedApproval<D extends object>(tools: ReadonlyMap<string, AnyTool<D>>): boolean {
+  let may = approvalByTools.get(tools);
+  if (may === undefined) {
+    may = [...tools.values()].some((tool) => tool.needsApproval !== false);
+    approvalByTools.set(tools, may);
+  }
+  return may;
+}
+
+async function requestPending<D extends object, O>(state: RunState<D, O>, calls: readonly ToolCallPart[]): Promise<void> {
   const pending: PendingToolCall[] = [];
   for (const call of calls) {
     const tool = state.config.tools.get(call.toolName);
@@ -147,15 +169,16 @@ export async function requestApprovals<D extends object, O>(
   }
 }
 
-async function validate<D extends object, O>(
+/** The validated arguments, or the problem (as the model will read it). Synchronous when the schema is. */
+function validate<D extends object, O>(
   state: RunState<D, O>,
   tool: AnyTool<D>,
   value: unknown,
-): Promise<{ value: unknown } | string> {
-  const result = await tool.schema.validate(value);
-  return result.ok
-    ? { value: result.value }
-    : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
+): { value: unknown } | string | Promise<{ value: unknown } | string> {
+  const outcome = (result: ValidationResult<unknown>) =>
+    result.ok ? { value: result.value } : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
+  const result = tool.schema.validate(value);
+  return result instanceof Promise ? result.then(outcome) : outcome(result);
 }
 
 /** Counts a failure the model must correct; past the tool's `retries` the run fails. Returns the message. */

@@ -19,14 +19,19 @@ export interface AgentContextOptions<D> {
   now?: () => Date;
 }
 
-interface State<D> {
-  readonly deps: D;
-  readonly log: SessionLog;
-  readonly name: string | undefined;
-  readonly usage: Usage;
-  readonly iteration: number;
-  readonly now: () => Date;
-}
+/** Event times as ISO strings; the default clock formats each millisecond once. */
+type Clock = () => string;
+
+let lastMs = Number.NaN;
+let lastIso = "";
+const systemClock: Clock = () => {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
 
 /**
  * The agent loop's state: the session log, the deps, usage and iteration. Immutable: every
@@ -39,44 +44,56 @@ interface State<D> {
  * context.messages; // [{ role: "user", content: "hi" }]
  */
 export class AgentContext<D extends object = Record<string, unknown>> {
-  readonly #state: State<D>;
+  // The hot path makes one context per event: fields are set directly, no state record is spread.
+  readonly #deps: D;
+  readonly #log: SessionLog;
+  readonly #name: string | undefined;
+  readonly #usage: Usage;
+  readonly #iteration: number;
+  readonly #clock: Clock;
 
-  private constructor(state: State<D>) {
-    this.#state = state;
+  private constructor(deps: D, log: SessionLog, name: string | undefined, usage: Usage, iteration: number, clock: Clock) {
+    this.#deps = deps;
+    this.#log = log;
+    this.#name = name;
+    this.#usage = usage;
+    this.#iteration = iteration;
+    this.#clock = clock;
     Object.freeze(this);
   }
 
   static create<D extends object = Record<string, unknown>>(options: AgentContextOptions<D>): AgentContext<D> {
-    let context = new AgentContext<D>({
-      deps: options.deps,
-      log: options.log ?? SessionLog.empty(),
-      name: options.name,
-      usage: options.usage ?? emptyUsage,
-      iteration: options.iteration ?? 0,
-      now: options.now ?? (() => new Date()),
-    });
+    const now = options.now;
+    let context = new AgentContext<D>(
+      options.deps,
+      options.log ?? SessionLog.empty(),
+      options.name,
+      options.usage ?? emptyUsage,
+      options.iteration ?? 0,
+      now === undefined ? systemClock : () => now().toISOString(),
+    );
     for (const message of options.messages ?? []) context = context.addMessage(message);
     return context;
   }
 
   get deps(): D {
-    return this.#state.deps;
+    return this.#deps;
   }
   get log(): SessionLog {
-    return this.#state.log;
+    return this.#log;
   }
   /** The model's view: the projection of the log's surface events. */
   get messages(): readonly Message[] {
-    return this.#state.log.messages;
+    return this.#log.messages;
   }
   get usage(): Usage {
-    return this.#state.usage;
+    return this.#usage;
   }
   get iteration(): number {
-    return this.#state.iteration;
+    return this.#iteration;
   }
   get name(): string | undefined {
-    return this.#state.name;
+    return this.#name;
   }
 
   /**
@@ -125,19 +142,24 @@ export class AgentContext<D extends object = Record<string, unknown>> {
    * what `ContextUpdate.apply` passes). Appends one `context_update` event.
    */
   withContextUpdate(deps: D, operations: readonly DepsOperation[], source?: UpdateSource): AgentContext<D> {
-    const next = this.#append("context_update", { ...source, operations });
-    return new AgentContext({ ...next.#state, deps });
+    const log = this.#log.append("context_update", { ...source, operations }, this.#clock());
+    return new AgentContext(deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
   }
 
   /** A context with the given usage and iteration (the runner's bookkeeping). */
   withProgress(progress: { usage?: Usage; iteration?: number }): AgentContext<D> {
-    return new AgentContext({ ...this.#state, ...progress });
+    return new AgentContext(
+      this.#deps,
+      this.#log,
+      this.#name,
+      progress.usage ?? this.#usage,
+      progress.iteration ?? this.#iteration,
+      this.#clock,
+    );
   }
 
   #append(type: string, data: unknown): AgentContext<D> {
-    return new AgentContext({
-      ...this.#state,
-      log: this.#state.log.append(type, data, this.#state.now().toISOString()),
-    });
+    const log = this.#log.append(type, data, this.#clock());
+    return new AgentContext(this.#deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
   }
 }

@@ -31,13 +31,10 @@ export function toChatBody(
   if (request.instructions !== undefined && request.instructions !== "") {
     messages.push({ role: "system", content: request.instructions });
   }
-  for (const message of request.messages) messages.push(...toChatMessages(message));
+  for (const message of request.messages) messages.push(...chatMessagesOf(message));
   const body: Record<string, unknown> = { model: modelId, messages };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-    }));
+    body.tools = chatToolsOf(request.tools);
     if (request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
   }
   if (request.output !== undefined) {
@@ -60,7 +57,36 @@ export function toChatBody(
     body.stream = true;
     body.stream_options = { include_usage: true };
   }
-  return { ...body, ...settings.providerOptions?.[options.provider] };
+  const extra = settings.providerOptions?.[options.provider];
+  return extra === undefined ? body : { ...body, ...extra };
+}
+
+// A run sends its whole history with every request, and the runner's messages and tool lists are
+// frozen and reused from one request to the next: each is converted once, not once per request.
+const convertedMessages = new WeakMap<Message, readonly ChatMessage[]>();
+const convertedTools = new WeakMap<ModelRequest["tools"], readonly unknown[]>();
+
+function chatMessagesOf(message: Message): readonly ChatMessage[] {
+  if (!Object.isFrozen(message)) return toChatMessages(message);
+  let converted = convertedMessages.get(message);
+  if (converted === undefined) {
+    converted = toChatMessages(message);
+    convertedMessages.set(message, converted);
+  }
+  return converted;
+}
+
+function chatToolsOf(tools: ModelRequest["tools"]): readonly unknown[] {
+  const cacheable = Object.isFrozen(tools);
+  let converted = cacheable ? convertedTools.get(tools) : undefined;
+  if (converted === undefined) {
+    converted = tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+    if (cacheable) convertedTools.set(tools, converted);
+  }
+  return converted;
 }
 
 function toChatMessages(message: Message): ChatMessage[] {
