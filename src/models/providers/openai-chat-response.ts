@@ -13,7 +13,7 @@ const usageSchema = nullish(
   }),
 );
 
-const errorSchema = object({ message: nullish(string), code: present, type: nullish(string) });
+const errorSchema = object({ message: nullish(string), code: nullish(present), type: nullish(string) });
 
 const toolCallSchema = object({
   id: nullish(string),

@@ -115,6 +115,15 @@ describe("openai-chat dialect details", () => {
     expect(parts.some((part) => part.type === "finish")).toBe(false);
   });
 
+  it("an error object without a code (some compatible servers) is classified by its type", async () => {
+    const { model } = modelWith(
+      sse([JSON.stringify({ error: { message: "Server overloaded", type: "server_error" } })]),
+    );
+    const { error } = await collectStream(model.doStream(suiteRequest("text")));
+    expect((error as { code?: string }).code).not.toBe("provider_malformed_response");
+    expect((error as { message?: string }).message).toContain("Server overloaded");
+  });
+
   it("finish_reason without [DONE] is still a truncated stream", async () => {
     const { model } = modelWith(
       sse([JSON.stringify({ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: "stop" }] })]),
