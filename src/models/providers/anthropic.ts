@@ -10,14 +10,15 @@ import {
 import type { ProviderSettings } from "../registry.js";
 import type { AnthropicStructuredOutputMode, AnthropicWireRequest } from "./anthropic-request.js";
 import { type HttpRequest, readSse, scopeSignal } from "./shared/http.js";
+import { lazyModule } from "./shared/lazy-module.js";
 
 const PROVIDER = "anthropic";
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 const API_VERSION = "2023-06-01";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
-const loadWireCode = () => import("./anthropic-wire.js");
-type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
+const wireCode = lazyModule(() => import("./anthropic-wire.js"));
+type WireCode = Awaited<ReturnType<typeof wireCode.load>>;
 
 /** Settings of the Anthropic provider: the common ones plus how structured output is sent. */
 export interface AnthropicSettings extends ProviderSettings {
@@ -58,7 +59,7 @@ class AnthropicModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const { http, wire } = this.#prepare(code, request, false);
     const scope = scopeSignal(request.signal);
     try {
@@ -71,7 +72,7 @@ class AnthropicModel implements Model {
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const { http, wire } = this.#prepare(code, request, true);
     const scope = scopeSignal(request.signal);
     try {

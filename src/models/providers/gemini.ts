@@ -10,13 +10,14 @@ import {
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
 import { type HttpRequest, readJson, readSse, scopeSignal } from "./shared/http.js";
+import { lazyModule } from "./shared/lazy-module.js";
 
 const PROVIDER = "gemini";
 const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
-const loadWireCode = () => import("./gemini-wire.js");
-type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
+const wireCode = lazyModule(() => import("./gemini-wire.js"));
+type WireCode = Awaited<ReturnType<typeof wireCode.load>>;
 
 /** Settings of the Gemini provider: the common ones plus the id source for function calls without ids. */
 export interface GeminiSettings extends ProviderSettings {
@@ -43,7 +44,7 @@ class GeminiModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const http = this.#prepare(code, request, false);
     const scope = scopeSignal(request.signal);
     try {
@@ -62,7 +63,7 @@ class GeminiModel implements Model {
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const http = this.#prepare(code, request, true);
     const scope = scopeSignal(request.signal);
     try {

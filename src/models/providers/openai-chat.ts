@@ -10,11 +10,12 @@ import {
 import type { ProviderSettings } from "../registry.js";
 import type { MaxTokensField } from "./openai-chat-request.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
+import { lazyModule } from "./shared/lazy-module.js";
 import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
-const loadWireCode = () => import("./openai-chat-wire.js");
-type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
+const wireCode = lazyModule(() => import("./openai-chat-wire.js"));
+type WireCode = Awaited<ReturnType<typeof wireCode.load>>;
 
 /** How a Chat Completions endpoint is reached and which dialect details it expects. */
 export interface OpenAIChatSpec extends ConnectionSpec {
@@ -69,7 +70,7 @@ class OpenAIChatModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
       const response = await this.#post(code, request, false, scope.signal);
@@ -80,7 +81,7 @@ class OpenAIChatModel implements Model {
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
       const response = await this.#post(code, request, true, scope.signal);

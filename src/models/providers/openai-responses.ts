@@ -9,11 +9,12 @@ import {
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
+import { lazyModule } from "./shared/lazy-module.js";
 import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
-const loadWireCode = () => import("./openai-responses-wire.js");
-type WireCode = Awaited<ReturnType<typeof loadWireCode>>;
+const wireCode = lazyModule(() => import("./openai-responses-wire.js"));
+type WireCode = Awaited<ReturnType<typeof wireCode.load>>;
 
 /** OpenAI's Responses API endpoint and the environment variables it reads. */
 export const openAIResponsesSpec: ConnectionSpec = {
@@ -57,7 +58,7 @@ class OpenAIResponsesModel implements Model {
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
       const response = await this.#post(code, request, false, scope.signal);
@@ -68,7 +69,7 @@ class OpenAIResponsesModel implements Model {
   }
 
   async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    const code = await loadWireCode();
+    const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
       const response = await this.#post(code, request, true, scope.signal);

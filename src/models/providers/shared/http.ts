@@ -11,6 +11,10 @@ import {
   RateLimitError,
   StreamTruncatedError,
 } from "../../../errors/provider-error.js";
+import { lazyModule } from "./lazy-module.js";
+
+/** The SSE parser, loaded by the first stream rather than when the package is imported. */
+const sseParser = lazyModule(() => import("eventsource-parser"));
 
 export interface HttpRequest {
   provider: string;
@@ -125,8 +129,7 @@ export async function* readSse(
   signal?: AbortSignal,
 ): AsyncGenerator<EventSourceMessage> {
   if (response.body === null) return;
-  // Loaded by the first stream, not when the package is imported.
-  const { createParser } = await import("eventsource-parser");
+  const { createParser } = sseParser.loaded ?? (await sseParser.load());
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const pending: EventSourceMessage[] = [];
