@@ -10,8 +10,8 @@ import {
 import type { ProviderSettings } from "../registry.js";
 import type { MaxTokensField } from "./openai-chat-request.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
-import { lazyModule } from "./shared/lazy-module.js";
 import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
 const wireCode = lazyModule(() => import("./openai-chat-wire.js"));
