@@ -6,10 +6,10 @@ import {
 } from "../errors/run-errors.js";
 import type { ResponsePart } from "../models/model.js";
 import { addUsage } from "../session/usage.js";
+import type { ValidationResult } from "../tools/schema.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { RunState } from "./run-state.js";
 import { checkToolCallLimit } from "./stop-rules.js";
-import type { ValidationResult } from "../tools/schema.js";
 import { parseArgs } from "./tool-arguments.js";
 import type { ApprovalDecision } from "./types.js";
 
@@ -143,7 +143,10 @@ function mayNeedApproval<D extends object>(tools: ReadonlyMap<string, AnyTool<D>
   return may;
 }
 
-async function requestPending<D extends object, O>(state: RunState<D, O>, calls: readonly ToolCallPart[]): Promise<void> {
+async function requestPending<D extends object, O>(
+  state: RunState<D, O>,
+  calls: readonly ToolCallPart[],
+): Promise<void> {
   const pending: PendingToolCall[] = [];
   for (const call of calls) {
     const tool = state.config.tools.get(call.toolName);
@@ -176,7 +179,9 @@ function validate<D extends object, O>(
   value: unknown,
 ): { value: unknown } | string | Promise<{ value: unknown } | string> {
   const outcome = (result: ValidationResult<unknown>) =>
-    result.ok ? { value: result.value } : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
+    result.ok
+      ? { value: result.value }
+      : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
   const result = tool.schema.validate(value);
   return result instanceof Promise ? result.then(outcome) : outcome(result);
 }

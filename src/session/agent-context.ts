@@ -52,7 +52,14 @@ export class AgentContext<D extends object = Record<string, unknown>> {
   readonly #iteration: number;
   readonly #clock: Clock;
 
-  private constructor(deps: D, log: SessionLog, name: string | undefined, usage: Usage, iteration: number, clock: Clock) {
+  private constructor(
+    deps: D,
+    log: SessionLog,
+    name: string | undefined,
+    usage: Usage,
+    iteration: number,
+    clock: Clock,
+  ) {
     this.#deps = deps;
     this.#log = log;
     this.#name = name;
