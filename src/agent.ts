@@ -5,6 +5,7 @@ import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/registry.js";
 import { withRetry } from "./models/retry.js";
 import type { AgentStreamEvent } from "./runner/agent-stream-event.js";
+import { type Emit, EventChannel } from "./runner/event-channel.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "./runner/output-spec.js";
 import { analyzeResumePoint } from "./runner/resume-analysis.js";
 import { type RunStart, runLoop } from "./runner/run-loop.js";
@@ -116,7 +117,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   /** Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure. */
   async run(prompt: Prompt, ...[options]: RunArguments<D>): Promise<RunResult<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    return drain(runLoop(() => this.#prepare(start, options as AnyRunOptions<D> | undefined, false)));
+    const { state, start: from } = await this.#prepare(start, options as AnyRunOptions<D> | undefined, undefined);
+    return runLoop(state, from);
   }
 
   /**
@@ -129,7 +131,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   async resume(sessionId: string, ...[options]: ResumeArguments<D>): Promise<RunResult<O, D>> {
     const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
-    return drain(runLoop(() => this.#prepare({ type: "resume", pending: undefined }, all, false)));
+    const { state, start } = await this.#prepare({ type: "resume", pending: undefined }, all, undefined);
+    return runLoop(state, start);
   }
 
   /**
@@ -143,16 +146,21 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   stream(prompt: Prompt, ...[options]: RunArguments<D>): AsyncIterable<AgentStreamEvent<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    const prepare = () => this.#prepare(start, options as AnyRunOptions<D> | undefined, true);
-    // The loop's own generator, not a wrapper around it: every event passes through one level less.
-    return { [Symbol.asyncIterator]: () => runLoop(prepare) };
+    // The run starts with the first `next()`; it pauses at each event until the reader asks for the next.
+    return {
+      [Symbol.asyncIterator]: () =>
+        new EventChannel<AgentStreamEvent<O, D>, RunResult<O, D>>(async (emit) => {
+          const prepared = await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit);
+          return runLoop(prepared.state, prepared.start);
+        }),
+    };
   }
 
   /** Everything a run needs before its loop starts: the context (from the store, for a session run) and the state. */
   async #prepare(
     start: RunStart,
     options: AnyRunOptions<D> | undefined,
-    streaming: boolean,
+    emit: Emit<AgentStreamEvent<O, D>> | undefined,
   ): Promise<{ state: RunState<D, O>; start: RunStart }> {
     const agent = this.#options;
     const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;
@@ -195,7 +203,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         limits: { ...agent.usageLimits, ...options?.usageLimits },
         maxIterations: agent.maxIterations ?? 10,
         outputRetries: agent.outputRetries ?? 2,
-        streaming,
+        emit,
         signal: options?.signal,
         persistence,
         sessionId,
@@ -217,10 +225,4 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     }
     return { state, start };
   }
-}
-
-async function drain<T>(events: AsyncGenerator<unknown, T>): Promise<T> {
-  let next = await events.next();
-  while (!next.done) next = await events.next();
-  return next.value;
 }

@@ -3,7 +3,6 @@ import { modelName } from "../models/model.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { RunState } from "./run-state.js";
 import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
 import { consumeModelStream } from "./streaming.js";
@@ -13,11 +12,11 @@ import { parseArgs } from "./tool-arguments.js";
  * Sends one request (streaming or not), records `model_request`, `model_response` and the
  * `assistant_message`, and adds the usage. Returns the response the hooks settled on.
  */
-export async function* dispatchRequest<D extends object, O>(
+export async function dispatchRequest<D extends object, O>(
   state: RunState<D, O>,
   original: ModelRequest,
-): AsyncGenerator<AgentStreamEvent<O, D>, ModelResponse> {
-  const { model, hooks, signal, streaming } = state.config;
+): Promise<ModelResponse> {
+  const { model, hooks, signal, emit } = state.config;
   throwIfAborted(signal);
   checkRequestLimit(state);
   // Hooks are awaited only when set: an await per absent hook per step is measurable.
@@ -26,10 +25,8 @@ export async function* dispatchRequest<D extends object, O>(
   state.record("model_request", { model: name, iteration: state.iteration, messageCount: request.messages.length });
   const started = performance.now();
   let response: ModelResponse;
-  if (streaming) {
-    response = yield* consumeModelStream<O, D>(model.doStream(request), model.provider, (next) =>
-      raceAbort(next, signal),
-    );
+  if (emit) {
+    response = await consumeModelStream<O, D>(model.doStream(request), model.provider, signal, emit);
   } else {
     response = await raceAbort(model.doGenerate(request), signal);
   }

@@ -3,7 +3,7 @@ import { ApprovalPendingError } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
+import { ConsumerStoppedError } from "./event-channel.js";
 import { assembleRequest } from "./prompt-assembly.js";
 import { dispatchRequest } from "./request-dispatch.js";
 import type { RunState } from "./run-state.js";
@@ -17,17 +17,12 @@ export type RunStart =
 
 /**
  * The agent loop: ask the model, resolve the step (run tools, accept a final answer, or ask again),
- * repeat. Yields stream events, ending with `run-end` (when streaming); returns the run's result.
- * Every failure is recorded as `run_failed` and rethrown with the log attached. `prepare` runs when
- * the loop starts, so a stream that is never iterated does no work.
+ * repeat; returns the run's result. A streaming run emits its events through `config.emit`, ending
+ * with `run-end`; the stages are plain async functions either way. Every failure is recorded as
+ * `run_failed` and rethrown with the log attached.
  */
-export async function* runLoop<D extends object, O>(
-  prepare: () => Promise<{ state: RunState<D, O>; start: RunStart }>,
-): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
-  const prepared = await prepare();
-  const state = prepared.state;
-  const start = prepared.start;
-  const { runId, hooks, model, signal, options } = state.config;
+export async function runLoop<D extends object, O>(state: RunState<D, O>, start: RunStart): Promise<RunResult<O, D>> {
+  const { runId, hooks, model, signal, options, emit } = state.config;
   try {
     if (start.type === "prompt") {
       const parent = state.config.parent;
@@ -44,40 +39,45 @@ export async function* runLoop<D extends object, O>(
       // Claims the session before anything acts on it: of two concurrent resumers, one fails here.
       await state.commit();
     }
-    if (state.config.streaming) yield { type: "run-start", runId };
+    if (emit) await emit({ type: "run-start", runId });
     await hooks.sessionStart?.({ runId, context: state.runContext() });
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
       state.context = state.context.addMessage({ role: "user", content: start.prompt });
       await state.commit(); // with run_started: one commit (and fsync) for the start of the run
     } else if (start.pending !== undefined) {
-      const step = yield* resolveStep(state, start.pending);
+      const step = await resolveStep(state, start.pending);
       await state.commit();
-      if (step.type === "final") return yield* finish(state, step.output);
+      if (step.type === "final") return await finish(state, step.output);
     }
     // What the log said about the interrupted turn applies to that turn only.
     state.resume = undefined;
     while (true) {
       throwIfAborted(signal);
-      if (state.config.streaming) yield { type: "step-start", iteration: state.iteration };
+      if (emit) await emit({ type: "step-start", iteration: state.iteration });
       const assembled = assembleRequest(state);
       const request = assembled instanceof Promise ? await assembled : assembled;
-      const response = yield* dispatchRequest(state, request);
-      const step = yield* resolveStep(state, response);
+      const response = await dispatchRequest(state, request);
+      const step = await resolveStep(state, response);
       if (step.type === "run-again") {
         // A final step commits with run_completed.
         const committing = state.commit();
         if (committing) await committing;
       }
-      if (state.config.streaming) {
-        yield { type: "step-end", iteration: state.iteration, finishReason: response.finishReason, usage: state.usage };
+      if (emit) {
+        await emit({
+          type: "step-end",
+          iteration: state.iteration,
+          finishReason: response.finishReason,
+          usage: state.usage,
+        });
       }
       state.iteration += 1;
       switch (step.type) {
         case "run-again":
           continue;
         case "final":
-          return yield* finish(state, step.output);
+          return await finish(state, step.output);
         default: {
           const unhandled: never = step;
           throw new TypeError(`unknown step ${JSON.stringify(unhandled)}`);
@@ -85,6 +85,8 @@ export async function* runLoop<D extends object, O>(
       }
     }
   } catch (error) {
+    // A stream whose reader stopped early just unwinds, as a generator would: nothing is recorded.
+    if (error instanceof ConsumerStoppedError) throw error;
     // A run waiting for approval is paused, not failed: its log ends with the requests.
     if (!(error instanceof ApprovalPendingError)) {
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
@@ -106,16 +108,13 @@ export async function* runLoop<D extends object, O>(
   }
 }
 
-async function* finish<D extends object, O>(
-  state: RunState<D, O>,
-  output: O,
-): AsyncGenerator<AgentStreamEvent<O, D>, RunResult<O, D>> {
-  const { runId, hooks } = state.config;
+async function finish<D extends object, O>(state: RunState<D, O>, output: O): Promise<RunResult<O, D>> {
+  const { runId, hooks, emit } = state.config;
   state.record("run_completed", { runId, output });
   await state.commit();
   const result = toResult(state, output);
   await hooks.sessionEnd?.({ runId, output });
-  if (state.config.streaming) yield { type: "run-end", result };
+  if (emit) await emit({ type: "run-end", result });
   return result;
 }
 

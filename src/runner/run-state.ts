@@ -7,6 +7,8 @@ import { RunContext } from "../session/run-context.js";
 import type { RunSeam } from "../session/run-seam.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { Emit } from "./event-channel.js";
 import { createSeam } from "./nested-call.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
@@ -22,8 +24,8 @@ export interface RunConfig<D extends object, O> {
   readonly limits: UsageLimits;
   readonly maxIterations: number;
   readonly outputRetries: number;
-  /** Whether events are yielded: `stream()` consumes them; `run()` does not, so none are made. */
-  readonly streaming: boolean;
+  /** Where a streaming run sends its events (resolves when the reader wants the next); `run()` has none, so none are made. */
+  readonly emit: Emit<AgentStreamEvent<O, D>> | undefined;
   readonly signal: AbortSignal | undefined;
   /** Where events are committed as the run goes; absent for a run without a session store. */
   readonly persistence: RunPersistence | undefined;

@@ -1,6 +1,5 @@
 import { OutputValidationError } from "../errors/run-errors.js";
 import type { ModelResponse } from "../models/model.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
 import { extractJson, OUTPUT_TOOL_NAME, validateOutput } from "./output-spec.js";
 import type { RunState } from "./run-state.js";
 import { parseArgs } from "./tool-arguments.js";
@@ -10,11 +9,13 @@ import type { ToolCallPart } from "./tool-preparation.js";
 /** What one turn decided. The loop switches on it. */
 export type StepResult<O> = { readonly type: "final"; readonly output: O } | { readonly type: "run-again" };
 
+const RUN_AGAIN = Object.freeze({ type: "run-again" } as const);
+
 /** Decides what a model response means: run its tools, accept a final answer, or ask again. */
-export async function* resolveStep<D extends object, O>(
+export async function resolveStep<D extends object, O>(
   state: RunState<D, O>,
   response: ModelResponse,
-): AsyncGenerator<AgentStreamEvent<O, D>, StepResult<O>> {
+): Promise<StepResult<O>> {
   const calls = response.content.filter((part): part is ToolCallPart => part.type === "tool-call");
   const output = state.config.output;
 
@@ -25,7 +26,7 @@ export async function* resolveStep<D extends object, O>(
       const checked = parsed.ok ? await validateOutput(output, parsed.value) : parsed;
       if (checked.ok) {
         for (const call of calls) {
-          yield* recordResult(
+          await recordResult(
             state,
             call,
             call === finalCall ? "Final result accepted." : "Not run: the final result was given in the same turn.",
@@ -36,9 +37,9 @@ export async function* resolveStep<D extends object, O>(
       }
       countOutputFailure(state, checked.issues);
       const others = calls.filter((call) => call.toolName !== OUTPUT_TOOL_NAME);
-      yield* executeToolCalls(state, others);
+      await executeToolCalls(state, others);
       for (const call of calls.filter((item) => item.toolName === OUTPUT_TOOL_NAME)) {
-        yield* recordResult(
+        await recordResult(
           state,
           call,
           `Invalid final result: ${checked.issues}. Fix it and call ${OUTPUT_TOOL_NAME} again.`,
@@ -48,7 +49,7 @@ export async function* resolveStep<D extends object, O>(
       return { type: "run-again" };
     }
     if (calls.length > 0) {
-      yield* executeToolCalls(state, calls);
+      await executeToolCalls(state, calls);
       return { type: "run-again" };
     }
     countOutputFailure(state, "answered with text instead of calling the final result tool");
@@ -57,8 +58,8 @@ export async function* resolveStep<D extends object, O>(
   }
 
   if (calls.length > 0) {
-    yield* executeToolCalls(state, calls);
-    return { type: "run-again" };
+    await executeToolCalls(state, calls);
+    return RUN_AGAIN;
   }
   const text = response.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   if (output === undefined) return { type: "final", output: text as O };
@@ -83,13 +84,13 @@ function askAgain<D extends object, O>(state: RunState<D, O>, text: string): voi
   state.context = state.context.addMessage({ role: "user", content: text });
 }
 
-async function* recordResult<D extends object, O>(
+async function recordResult<D extends object, O>(
   state: RunState<D, O>,
   call: ToolCallPart,
   result: string,
   isError: boolean,
-): AsyncGenerator<AgentStreamEvent<O, D>> {
+): Promise<void> {
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  if (state.config.streaming) yield { type: "tool-result", ...identity, result, isError };
+  if (state.config.emit) await state.config.emit({ type: "tool-result", ...identity, result, isError });
 }

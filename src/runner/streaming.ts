@@ -1,56 +1,59 @@
 import { StreamTruncatedError } from "../errors/provider-error.js";
 import type { ModelResponse, ModelStreamPart } from "../models/model.js";
+import { raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { Emit } from "./event-channel.js";
 import { parseArgs } from "./tool-arguments.js";
 
 /**
  * Forwards a model stream as agent stream events and returns the assembled response from its
  * `finish` part. A stream that ends without `finish` is truncated: nothing of it is used.
  */
-export async function* consumeModelStream<O, D extends object>(
+export async function consumeModelStream<O, D extends object>(
   parts: AsyncIterable<ModelStreamPart>,
   provider: string,
-  nextPart: <T>(promise: Promise<T>) => Promise<T>,
-): AsyncGenerator<AgentStreamEvent<O, D>, ModelResponse> {
+  signal: AbortSignal | undefined,
+  emit: Emit<AgentStreamEvent<O, D>>,
+): Promise<ModelResponse> {
   const iterator = parts[Symbol.asyncIterator]();
   const calls = new Map<string, { toolName: string; argsText: string }>();
   let finished = false;
   try {
     while (true) {
-      const next = await nextPart(iterator.next());
+      const next = await raceAbort(iterator.next(), signal);
       if (next.done) break;
       const part = next.value;
       switch (part.type) {
         case "text-delta":
-          yield { type: "text-delta", text: part.text };
+          await emit({ type: "text-delta", text: part.text });
           break;
         case "reasoning-delta":
-          yield { type: "reasoning-delta", text: part.text };
+          await emit({ type: "reasoning-delta", text: part.text });
           break;
         case "tool-call-start":
           calls.set(part.toolCallId, { toolName: part.toolName, argsText: "" });
-          yield { type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName };
+          await emit({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName });
           break;
         case "tool-call-delta": {
           const call = calls.get(part.toolCallId);
           if (call) call.argsText += part.argsTextDelta;
-          yield { type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsTextDelta };
+          await emit({ type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsTextDelta });
           break;
         }
         case "tool-call-end": {
           const call = calls.get(part.toolCallId);
           const parsed = parseArgs(call?.argsText ?? "");
-          yield {
+          await emit({
             type: "tool-call-end",
             toolCallId: part.toolCallId,
             toolName: call?.toolName ?? "",
             args: parsed.ok ? parsed.value : (call?.argsText ?? ""),
-          };
+          });
           break;
         }
         case "stream-reset":
           calls.clear();
-          yield { type: "stream-reset", reason: part.reason };
+          await emit({ type: "stream-reset", reason: part.reason });
           break;
         case "finish":
           finished = true;

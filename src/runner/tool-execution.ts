@@ -25,17 +25,18 @@ export interface Outcome<D extends object> {
  * calls left. Parallel: every call sees the deps from before the turn; results and updates are
  * recorded in the model's call order once all finish.
  */
-export async function* executeToolCalls<D extends object, O>(
+export async function executeToolCalls<D extends object, O>(
   state: RunState<D, O>,
   calls: readonly ToolCallPart[],
-): AsyncGenerator<AgentStreamEvent<O, D>> {
+): Promise<void> {
   const requesting = requestApprovals(state, calls);
   if (requesting) await requesting;
   if (!state.config.options.parallelToolCalls) {
     for (const call of calls) {
       const prepared = await prepareToolCall(state, call);
       const outcome = prepared.type === "run" ? await invoke(state, prepared, state.context.deps) : prepared.outcome;
-      yield* settle(state, prepared, outcome);
+      const settling = settle(state, prepared, outcome);
+      if (settling) await settling;
     }
     return;
   }
@@ -49,7 +50,8 @@ export async function* executeToolCalls<D extends object, O>(
   if (rejected) throw rejected.reason;
   for (const [index, item] of prepared.entries()) {
     const outcome = settled[index] as PromiseFulfilledResult<Outcome<D>>;
-    yield* settle(state, item, outcome.value);
+    const settling = settle(state, item, outcome.value);
+    if (settling) await settling;
   }
 }
 
@@ -92,20 +94,36 @@ export async function runTool<D extends object, O>(
   }
 }
 
-/** Records a call's outcome: the update through the one reducer, its events, then the tool result. */
-async function* settle<D extends object, O>(
+/**
+ * Records a call's outcome: the update through the one reducer, its events, then the tool result.
+ * Synchronous (returns `undefined`) unless a `postToolUse` hook or a stream reader is to be awaited.
+ */
+function settle<D extends object, O>(
   state: RunState<D, O>,
   prepared: PreparedCall<D>,
   outcome: Outcome<D>,
-): AsyncGenerator<AgentStreamEvent<O, D>> {
+): Promise<void> | undefined {
+  const result: unknown = outcome.result === undefined ? null : outcome.result;
+  const hook = state.config.hooks.postToolUse;
+  if (hook === undefined) return record(state, prepared, outcome, result);
   const { call } = prepared;
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
   const args = prepared.type === "run" ? prepared.args : call.argsText;
-  let result: unknown = outcome.result === undefined ? null : outcome.result;
+  return Promise.resolve(
+    hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity)),
+  ).then((replaced) => record(state, prepared, outcome, replaced ? replaced.result : result));
+}
+
+function record<D extends object, O>(
+  state: RunState<D, O>,
+  prepared: PreparedCall<D>,
+  outcome: Outcome<D>,
+  given: unknown,
+): Promise<void> | undefined {
+  const { call } = prepared;
+  const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
+  let result = given;
   let isError = outcome.isError;
-  const hook = state.config.hooks.postToolUse;
-  const replaced = hook ? await hook({ ...identity, args, result, isError }, state.runContext(identity)) : undefined;
-  if (replaced) result = replaced.result;
   const persisted = state.config.persistence !== undefined;
   const notJson = persisted ? findNonJson(result) : undefined;
   if (notJson !== undefined) {
@@ -118,11 +136,13 @@ async function* settle<D extends object, O>(
     result = `Tool "${call.toolName}" returned a context update with a value that is not JSON data (${badUpdate.replace("$", "operations")}); nothing was applied`;
     isError = true;
   }
+  const emit = state.config.emit;
+  const events: AgentStreamEvent<O, D>[] = [];
   if (outcome.update !== undefined && !isError) {
     try {
       state.applyUpdate(outcome.update, identity);
       const operations = outcome.update.depsOperations();
-      if (operations.length > 0 && state.config.streaming) yield { type: "context-update", ...identity, operations };
+      if (operations.length > 0 && emit) events.push({ type: "context-update", ...identity, operations });
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
       result = `Tool "${call.toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
@@ -131,7 +151,13 @@ async function* settle<D extends object, O>(
   }
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  if (state.config.streaming) yield { type: "tool-result", ...identity, result, isError };
+  if (emit === undefined) return undefined;
+  events.push({ type: "tool-result", ...identity, result, isError });
+  return emitAll(emit, events);
+}
+
+async function emitAll<E>(emit: (event: E) => Promise<void>, events: readonly E[]): Promise<void> {
+  for (const event of events) await emit(event);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
