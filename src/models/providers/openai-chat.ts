@@ -10,7 +10,7 @@ import {
 import type { ProviderSettings } from "../registry.js";
 import type { MaxTokensField } from "./openai-chat-request.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
-import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+import { postJson, readJson, readSseBatches, scopeSignal } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
@@ -86,12 +86,14 @@ class OpenAIChatModel implements Model {
     try {
       const response = await this.#post(code, request, true, scope.signal);
       const assembler = new code.ChatStreamAssembler(this.provider);
-      for await (const event of readSse(response, this.provider, scope.signal)) {
-        if (event.data.trim() === "[DONE]") {
-          yield* assembler.end();
-          return;
+      for await (const events of readSseBatches(response, this.provider, scope.signal)) {
+        for (const event of events) {
+          if (event.data.trim() === "[DONE]") {
+            yield* assembler.end();
+            return;
+          }
+          yield* assembler.accept(event.data);
         }
-        yield* assembler.accept(event.data);
       }
       throw new StreamTruncatedError({ provider: this.provider, message: "the stream ended before [DONE]" });
     } finally {

@@ -9,7 +9,7 @@ import {
 } from "../model.js";
 import type { ProviderSettings } from "../registry.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
-import { postJson, readJson, readSse, scopeSignal } from "./shared/http.js";
+import { postJson, readJson, readSseBatches, scopeSignal } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
@@ -74,9 +74,11 @@ class OpenAIResponsesModel implements Model {
     try {
       const response = await this.#post(code, request, true, scope.signal);
       const assembler = new code.ResponsesStreamAssembler(this.provider);
-      for await (const event of readSse(response, this.provider, scope.signal)) {
-        yield* assembler.accept(event.data);
-        if (assembler.final !== undefined) return;
+      for await (const events of readSseBatches(response, this.provider, scope.signal)) {
+        for (const event of events) {
+          yield* assembler.accept(event.data);
+          if (assembler.final !== undefined) return;
+        }
       }
       throw new StreamTruncatedError({
         provider: this.provider,
