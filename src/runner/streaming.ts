@@ -17,7 +17,6 @@ export async function consumeModelStream<O, D extends object>(
 ): Promise<ModelResponse> {
   const iterator = parts[Symbol.asyncIterator]();
   const calls = new Map<string, { toolName: string; argsText: string }>();
-  let finished = false;
   try {
     while (true) {
       const next = await raceAbort(iterator.next(), signal);
@@ -56,7 +55,6 @@ export async function consumeModelStream<O, D extends object>(
           await emit({ type: "stream-reset", reason: part.reason });
           break;
         case "finish":
-          finished = true;
           return part.response;
         default: {
           const unhandled: never = part;
@@ -65,8 +63,10 @@ export async function consumeModelStream<O, D extends object>(
       }
     }
   } finally {
-    // Not awaited: a generator parked in an await (a hung model) would hold the run forever.
-    if (!finished) iterator.return?.()?.catch(() => {});
+    // Always closed, so the model's stream releases what it holds (its listener on the run's
+    // signal, the response body) even after `finish`. Not awaited: a generator parked in an await
+    // (a hung model) would hold the run forever.
+    iterator.return?.()?.catch(() => {});
   }
   throw new StreamTruncatedError({ provider, message: "the model stream ended without a finish part" });
 }

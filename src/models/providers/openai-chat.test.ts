@@ -1,5 +1,8 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import { Agent } from "../../agent.js";
 import { RateLimitError } from "../../errors/provider-error.js";
+import { tool } from "../../tools/tool.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
 import { openAIChatFixture } from "./test-support/openai-chat-fixture.js";
 import { runProviderSuite } from "./test-support/provider-suite.js";
@@ -122,6 +125,49 @@ describe("openai-chat dialect details", () => {
     const { error } = await collectStream(model.doStream(suiteRequest("text")));
     expect((error as { code?: string }).code).not.toBe("provider_malformed_response");
     expect((error as { message?: string }).message).toContain("Server overloaded");
+  });
+
+  it("a streamed agent run with a signal leaves no listener on it (each model stream is closed after finish)", async () => {
+    let turn = 0;
+    const wire = createWireFetch(() =>
+      turn++ < 3
+        ? sse([
+            JSON.stringify({
+              choices: [
+                {
+                  index: 0,
+                  delta: {
+                    tool_calls: [
+                      { index: 0, id: `c${turn}`, type: "function", function: { name: "ping", arguments: "{}" } },
+                    ],
+                  },
+                },
+              ],
+            }),
+            JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] }),
+            "[DONE]",
+          ])
+        : sse([
+            JSON.stringify({ choices: [{ index: 0, delta: { content: "done" }, finish_reason: "stop" }] }),
+            "[DONE]",
+          ]),
+    );
+    const model = createOpenAIChatModel("gpt-4o", { apiKey: "k", fetch: wire.fetch, env: {} });
+    const ping = tool({
+      name: "ping",
+      description: "ping",
+      input: { type: "object", properties: {} },
+      execute: () => "pong",
+    });
+    const controller = new AbortController();
+    let output: unknown;
+    for await (const event of new Agent({ model, tools: [ping] }).stream("go", { signal: controller.signal })) {
+      if (event.type === "run-end") output = event.result.output;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output).toBe("done");
+    expect(turn).toBe(4);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("finish_reason without [DONE] is still a truncated stream", async () => {

@@ -86,9 +86,9 @@ class OpenAIChatModel implements Model {
     try {
       const response = await this.#post(code, request, true, scope.signal);
       const assembler = new code.ChatStreamAssembler(this.provider);
-      for await (const events of readSseBatches(response, this.provider, scope.signal)) {
+      for await (const events of readSseBatches(response, this.provider, scope.signal, isDone)) {
         for (const event of events) {
-          if (event.data.trim() === "[DONE]") {
+          if (isDone(event)) {
             yield* assembler.end();
             return;
           }
@@ -116,3 +116,5 @@ class OpenAIChatModel implements Model {
     });
   }
 }
+
+const isDone = (event: { data: string }): boolean => event.data.trim() === "[DONE]";

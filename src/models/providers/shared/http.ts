@@ -134,19 +134,27 @@ export async function* readSse(
 /**
  * `readSse`, a network read at a time: the events each read of the body completed, in order (an
  * array per read, never empty). A caller that handles events synchronously saves an asynchronous
- * hop per event.
+ * hop per event. A body left unread is cancelled when the caller stops, unless its dialect's
+ * terminal event (`isTerminal`) arrived: then the body is complete and a cancel would only cost.
  */
 export async function* readSseBatches(
   response: Response,
   provider: string,
   signal?: AbortSignal,
+  isTerminal?: (event: EventSourceMessage) => boolean,
 ): AsyncGenerator<readonly EventSourceMessage[]> {
   if (response.body === null) return;
   const { createParser } = sseParser.loaded ?? (await sseParser.load());
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  let complete = false;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (isTerminal?.(event)) complete = true;
+      pending.push(event);
+    },
+  });
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -157,11 +165,12 @@ export async function* readSseBatches(
         throw new StreamTruncatedError({ provider, message: `the stream broke: ${describe(cause)}`, cause });
       }
       parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }));
+      complete ||= next.done;
       if (pending.length > 0) yield pending.splice(0);
       if (next.done) return;
     }
   } finally {
-    await reader.cancel().catch(() => {});
+    if (!complete) await reader.cancel().catch(() => {});
   }
 }
 
