@@ -54,20 +54,38 @@ export function withRetry(model: Model, policy: RetryPolicy = {}): Model {
     provider: model.provider,
     modelId: model.modelId,
     ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
-    async doGenerate(request: ModelRequest): Promise<ModelResponse> {
-      const budget = planner.start();
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await model.doGenerate(request);
-        } catch (error) {
-          await planner.waitBeforeRetry(error, attempt, budget, request.signal);
-        }
+    doGenerate(request: ModelRequest): Promise<ModelResponse> {
+      // The first attempt is passed straight through; the retry loop exists only once it failed.
+      let first: Promise<ModelResponse>;
+      try {
+        first = model.doGenerate(request);
+      } catch (error) {
+        return retryGenerate(model, planner, request, error);
       }
+      return first.catch((error: unknown) => retryGenerate(model, planner, request, error));
     },
     doStream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
       return new RetryingStream(model, request, planner);
     },
   };
+}
+
+async function retryGenerate(
+  model: Model,
+  planner: RetryPlanner,
+  request: ModelRequest,
+  firstError: unknown,
+): Promise<ModelResponse> {
+  const budget = planner.start();
+  let error = firstError;
+  for (let attempt = 1; ; attempt++) {
+    await planner.waitBeforeRetry(error, attempt, budget, request.signal);
+    try {
+      return await model.doGenerate(request);
+    } catch (next) {
+      error = next;
+    }
+  }
 }
 
 /**

@@ -34,7 +34,8 @@ export async function executeToolCalls<D extends object, O>(
   if (!state.config.options.parallelToolCalls) {
     for (const call of calls) {
       const prepared = await prepareToolCall(state, call);
-      const outcome = prepared.type === "run" ? await invoke(state, prepared, state.context.deps) : prepared.outcome;
+      let outcome = prepared.type === "run" ? invoke(state, prepared, state.context.deps) : prepared.outcome;
+      if (outcome instanceof Promise) outcome = await outcome;
       const settling = settle(state, prepared, outcome);
       if (settling) await settling;
     }
@@ -59,39 +60,65 @@ function invoke<D extends object, O>(
   state: RunState<D, O>,
   prepared: Extract<PreparedCall<D>, { type: "run" }>,
   deps: D,
-): Promise<Outcome<D>> {
+): Outcome<D> | Promise<Outcome<D>> {
   return runTool(state, prepared.tool, prepared.call.toolCallId, prepared.args, deps);
 }
 
-/** Runs a tool's `execute` with its timeout and the run's signal; errors become error outcomes. */
-export async function runTool<D extends object, O>(
+/**
+ * Runs a tool's `execute` with its timeout and the run's signal; errors become error outcomes.
+ * A synchronous tool's outcome is returned as is: no promise, no race, no extra tick.
+ */
+export function runTool<D extends object, O>(
   state: RunState<D, O>,
   tool: AnyTool<D>,
   toolCallId: string,
   args: unknown,
   deps: D,
   parentSignal: AbortSignal | undefined = state.config.signal,
-): Promise<Outcome<D>> {
-  const runSignal = state.config.signal;
+): Outcome<D> | Promise<Outcome<D>> {
   const scope = childSignal(parentSignal, tool.timeoutMs);
+  let returned: unknown;
   try {
-    const context = state.runContext({ toolCallId, toolName: tool.name, signal: scope.signal, deps });
-    // A synchronous tool's value is used as is: no promise, no race, no extra tick.
-    const returned = tool.execute(args, context);
-    const value = isThenable(returned) ? await raceAbort(Promise.resolve(returned), scope.signal) : returned;
-    if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
-      return { result: (value as { result?: unknown }).result, isError: false, update: value.update };
-    }
-    return { result: value, isError: false };
+    returned = tool.execute(args, state.runContext({ toolCallId, toolName: tool.name, signal: scope.signal, deps }));
   } catch (error) {
-    if (runSignal?.aborted) throw new CancelledError(runSignal.reason);
-    if (scope.timedOut()) return { result: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, isError: true };
-    if (error instanceof ToolRetryError) return { result: failure(state, tool, error.message), isError: true };
-    const message = error instanceof Error ? error.message : String(error);
-    return { result: `Tool "${tool.name}" failed: ${message}`, isError: true };
-  } finally {
     scope.dispose();
+    return failedOutcome(state, tool, scope, error);
   }
+  if (!isThenable(returned)) {
+    scope.dispose();
+    return toOutcome<D>(returned);
+  }
+  return raceAbort(Promise.resolve(returned), scope.signal).then(
+    (value) => {
+      scope.dispose();
+      return toOutcome<D>(value);
+    },
+    (error: unknown) => {
+      scope.dispose();
+      return failedOutcome(state, tool, scope, error);
+    },
+  );
+}
+
+function toOutcome<D extends object>(value: unknown): Outcome<D> {
+  if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
+    return { result: (value as { result?: unknown }).result, isError: false, update: value.update as ContextUpdate<D> };
+  }
+  return { result: value, isError: false };
+}
+
+function failedOutcome<D extends object, O>(
+  state: RunState<D, O>,
+  tool: AnyTool<D>,
+  scope: { timedOut(): boolean },
+  error: unknown,
+): Outcome<D> {
+  const runSignal = state.config.signal;
+  if (runSignal?.aborted) throw new CancelledError(runSignal.reason);
+  if (scope.timedOut()) return { result: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, isError: true };
+  if (error instanceof ToolRetryError) return { result: failure(state, tool, error.message), isError: true };
+  const message = error instanceof Error ? error.message : String(error);
+  return { result: `Tool "${tool.name}" failed: ${message}`, isError: true };
 }
 
 /**
