@@ -33,7 +33,8 @@ export async function executeToolCalls<D extends object, O>(
   if (requesting) await requesting;
   if (!state.config.options.parallelToolCalls) {
     for (const call of calls) {
-      const prepared = await prepareToolCall(state, call);
+      const preparing = prepareToolCall(state, call);
+      const prepared = preparing instanceof Promise ? await preparing : preparing;
       let outcome = prepared.type === "run" ? invoke(state, prepared, state.context.deps) : prepared.outcome;
       if (outcome instanceof Promise) outcome = await outcome;
       const settling = settle(state, prepared, outcome);

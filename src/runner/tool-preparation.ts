@@ -28,24 +28,63 @@ export type PreparedCall<D extends object> =
 
 /**
  * Checks one call before it may run: known tool, JSON arguments, schema, `preToolUse`, approval,
- * the tool-call budget. Records the intent (`tool_call`) of a call that will run.
+ * the tool-call budget. Records the intent (`tool_call`) of a call that will run. Synchronous for
+ * the common call (a synchronous schema, no hook, no approval, nothing to resume, nothing to commit).
  */
-export async function prepareToolCall<D extends object, O>(
+export function prepareToolCall<D extends object, O>(
   state: RunState<D, O>,
   call: ToolCallPart,
-): Promise<PreparedCall<D>> {
-  const { tools, hooks, options } = state.config;
-  const skip = (result: string): PreparedCall<D> => ({ type: "skip", call, outcome: { result, isError: true } });
+): PreparedCall<D> | Promise<PreparedCall<D>> {
+  const { tools, hooks } = state.config;
   const tool = tools.get(call.toolName);
   if (tool === undefined) {
     const known = [...tools.keys()].join(", ") || "none";
-    return skip(`Unknown tool "${call.toolName}". Available tools: ${known}.`);
+    return skip(call, `Unknown tool "${call.toolName}". Available tools: ${known}.`);
   }
   const parsed = parseArgs(call.argsText);
-  if (!parsed.ok) return skip(failure(state, tool, `Invalid arguments for tool "${tool.name}": ${parsed.issues}`));
+  if (!parsed.ok)
+    return skip(call, failure(state, tool, `Invalid arguments for tool "${tool.name}": ${parsed.issues}`));
   const checked = validate(state, tool, parsed.value);
-  let args = checked instanceof Promise ? await checked : checked;
-  if (typeof args === "string") return skip(args);
+  if (checked instanceof Promise || state.resume !== undefined || hooks.preToolUse || tool.needsApproval !== false) {
+    return prepareChecked(state, call, tool, checked);
+  }
+  return typeof checked === "string" ? skip(call, checked) : admit(state, call, tool, checked.value, false);
+}
+
+/** Validated arguments, or the problem as the model will read it. */
+type Checked = { value: unknown } | string;
+
+function skip<D extends object>(call: ToolCallPart, result: string): PreparedCall<D> {
+  return { type: "skip", call, outcome: { result, isError: true } };
+}
+
+/** Counts and records the intent of a call that passed every check; resolves once it is committed. */
+function admit<D extends object, O>(
+  state: RunState<D, O>,
+  call: ToolCallPart,
+  tool: AnyTool<D>,
+  args: unknown,
+  rerun: boolean,
+): PreparedCall<D> | Promise<PreparedCall<D>> {
+  checkToolCallLimit(state);
+  state.usage = addUsage(state.usage, { toolCalls: 1 });
+  const identity = { toolCallId: call.toolCallId, toolName: tool.name };
+  state.record("tool_call", rerun ? { ...identity, args, rerun } : { ...identity, args });
+  const prepared: PreparedCall<D> = { type: "run", call, tool, args };
+  const committing = state.commit();
+  return committing ? committing.then(() => prepared) : prepared;
+}
+
+/** The rest of the checks, any of which may wait: resume decisions, `preToolUse`, approval. */
+async function prepareChecked<D extends object, O>(
+  state: RunState<D, O>,
+  call: ToolCallPart,
+  tool: AnyTool<D>,
+  checked: Checked | Promise<Checked>,
+): Promise<PreparedCall<D>> {
+  const { hooks, options } = state.config;
+  let args = await checked;
+  if (typeof args === "string") return skip(call, args);
 
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
   let rerun = false;
@@ -62,10 +101,10 @@ export async function prepareToolCall<D extends object, O>(
   const decision = hooks.preToolUse
     ? await hooks.preToolUse({ ...identity, args: args.value }, state.runContext(identity))
     : undefined;
-  if (decision?.type === "deny") return skip(`Tool call denied: ${decision.reason}`);
+  if (decision?.type === "deny") return skip(call, `Tool call denied: ${decision.reason}`);
   if (decision?.type === "modify") {
     args = await validate(state, tool, decision.args);
-    if (typeof args === "string") return skip(args);
+    if (typeof args === "string") return skip(call, args);
   }
 
   const needsApproval =
@@ -87,19 +126,15 @@ export async function prepareToolCall<D extends object, O>(
       answer = toDecision(given);
       state.record("approval_decided", { toolCallId: call.toolCallId, ...answer });
     }
-    if (!answer.approved) return skip(`The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`);
+    if (!answer.approved) {
+      return skip(call, `The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`);
+    }
     if (answer.args !== undefined) {
       args = await validate(state, tool, answer.args);
-      if (typeof args === "string") return skip(args);
+      if (typeof args === "string") return skip(call, args);
     }
   }
-
-  checkToolCallLimit(state);
-  state.usage = addUsage(state.usage, { toolCalls: 1 });
-  state.record("tool_call", rerun ? { ...identity, args: args.value, rerun } : { ...identity, args: args.value });
-  const committing = state.commit();
-  if (committing) await committing;
-  return { type: "run", call, tool, args: args.value };
+  return admit(state, call, tool, args.value, rerun);
 }
 
 function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknown; reason?: string } {
@@ -177,7 +212,7 @@ function validate<D extends object, O>(
   state: RunState<D, O>,
   tool: AnyTool<D>,
   value: unknown,
-): { value: unknown } | string | Promise<{ value: unknown } | string> {
+): Checked | Promise<Checked> {
   const outcome = (result: ValidationResult<unknown>) =>
     result.ok
       ? { value: result.value }
