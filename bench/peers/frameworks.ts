@@ -1,33 +1,42 @@
 /**
  * The same task in every framework: an agent with one tool `add({a, b})`; the mock model calls it
  * K times (one call per turn), then answers. Each factory returns `run()` (non-streaming) and
- * `stream()` (streaming, every event consumed); both check that the tool ran K times and that the
- * final text arrived, so a framework cannot win by skipping work.
+ * `stream()` (streaming, every event consumed); both return the final text after checking it is
+ * exactly the scripted one, and the worker checks the tool ran K times and the server saw the right
+ * requests, so a framework cannot win by skipping work.
  *
  * Every factory imports its framework lazily, so a child process loads only the one it measures.
  */
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FINAL_TEXT } from "./mock-server.ts";
 
 export const K = Number(process.env.BENCH_K ?? 10);
 export const MODEL = `mock-k${K}`;
 export const PROMPT = "Add 1 and 2, ten times.";
-const FINAL = "The sum is 3.";
+export const FINAL = FINAL_TEXT;
+/** The paced model: SSE events `ms` apart (see mock-server.ts). */
+export const pacedModel = (ms: number) => `${MODEL}-p${ms}`;
 
 /** Every `add` execution in this process, all frameworks: the worker checks it grew by K per run. */
 export const addCalls = { count: 0 };
 
 export interface Runner {
-  run(): Promise<void>;
-  stream(): Promise<void>;
+  /** One run, non-streaming; resolves to the final answer text (checked). */
+  run(): Promise<string>;
+  /** One run, streaming, every event consumed; resolves to the final answer text (checked). */
+  stream(): Promise<string>;
   close?(): Promise<void>;
 }
 
-export type Factory = (baseURL: string) => Promise<Runner>;
+/** `model` defaults to MODEL (instant answers); pass `pacedModel(ms)` for a paced server. */
+export type Factory = (baseURL: string, model?: string) => Promise<Runner>;
 
-function check(name: string, text: unknown) {
-  if (typeof text !== "string" || !text.includes("3")) throw new Error(`${name}: unexpected final ${JSON.stringify(text)}`);
+function check(name: string, text: unknown): string {
+  if (text !== FINAL)
+    throw new Error(`${name}: final answer ${JSON.stringify(text)}, expected ${JSON.stringify(FINAL)}`);
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -35,7 +44,7 @@ function check(name: string, text: unknown) {
 
 type ChatMessage = Record<string, unknown>;
 
-async function floorLoop(baseURL: string, streaming: boolean): Promise<void> {
+async function floorLoop(baseURL: string, model: string, streaming: boolean): Promise<string> {
   const messages: ChatMessage[] = [{ role: "user", content: PROMPT }];
   const tools = [
     {
@@ -51,18 +60,23 @@ async function floorLoop(baseURL: string, streaming: boolean): Promise<void> {
       },
     },
   ];
-    for (let turn = 0; turn < 50; turn++) {
+  for (let turn = 0; turn < 50; turn++) {
     const response = await fetch(`${baseURL}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: "Bearer x" },
-      body: JSON.stringify({ model: MODEL, messages, tools, stream: streaming }),
+      body: JSON.stringify({ model, messages, tools, stream: streaming }),
     });
     if (!response.ok) throw new Error(`floor: HTTP ${response.status}`);
     let content = "";
     let toolCalls: { id: string; name: string; arguments: string }[] = [];
     if (!streaming) {
       const body = (await response.json()) as {
-        choices: { message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] } }[];
+        choices: {
+          message: {
+            content: string | null;
+            tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+          };
+        }[];
       };
       const message = body.choices[0]!.message;
       content = message.content ?? "";
@@ -85,13 +99,19 @@ async function floorLoop(baseURL: string, streaming: boolean): Promise<void> {
             break;
           }
           const chunk = JSON.parse(data) as {
-            choices: { delta: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
+            choices: {
+              delta: {
+                content?: string | null;
+                tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
+              };
+            }[];
           };
           const delta = chunk.choices[0]?.delta;
           if (!delta) continue;
           if (delta.content) content += delta.content;
           for (const part of delta.tool_calls ?? []) {
-            const slot = (toolCalls[part.index] ??= { id: "", name: "", arguments: "" });
+            toolCalls[part.index] ??= { id: "", name: "", arguments: "" };
+            const slot = toolCalls[part.index]!;
             if (part.id) slot.id = part.id;
             if (part.function?.name) slot.name = part.function.name;
             if (part.function?.arguments) slot.arguments += part.function.arguments;
@@ -104,7 +124,11 @@ async function floorLoop(baseURL: string, streaming: boolean): Promise<void> {
     messages.push({
       role: "assistant",
       content: null,
-      tool_calls: toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
     });
     for (const call of toolCalls) {
       const args = JSON.parse(call.arguments) as { a: number; b: number };
@@ -115,9 +139,9 @@ async function floorLoop(baseURL: string, streaming: boolean): Promise<void> {
   throw new Error("floor: too many turns");
 }
 
-export const floor: Factory = async (baseURL) => ({
-  run: () => floorLoop(baseURL, false),
-  stream: () => floorLoop(baseURL, true),
+export const floor: Factory = async (baseURL, model = MODEL) => ({
+  run: () => floorLoop(baseURL, model, false),
+  stream: () => floorLoop(baseURL, model, true),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -129,21 +153,25 @@ export type NousVariant = "plain" | "update" | "sqlite-full" | "sqlite-normal";
 const nousSource = process.env.NOUS_ENTRY ?? "../../src/index.ts";
 
 export function nousFactory(variant: NousVariant): Factory {
-  return async (baseURL) => {
-    const { Agent, ContextUpdate, createOpenAICompatibleModel, tool } = (await import(nousSource)) as typeof import("../../src/index.ts");
+  return async (baseURL, model = MODEL) => {
+    const { Agent, ContextUpdate, createOpenAICompatibleModel, tool } = (await import(
+      nousSource
+    )) as typeof import("../../src/index.ts");
     const { z } = await import("zod");
     type Deps = { sums: number[] };
-        const add = tool({
+    const add = tool({
       name: "add",
       description: "Add two numbers",
       input: z.object({ a: z.number(), b: z.number() }),
       execute: ({ a, b }: { a: number; b: number }) => {
         addCalls.count++;
-        return variant === "update" ? { result: a + b, update: ContextUpdate.new<Deps>().append("sums", a + b) } : a + b;
+        return variant === "update"
+          ? { result: a + b, update: ContextUpdate.new<Deps>().append("sums", a + b) }
+          : a + b;
       },
     });
     const agent = new Agent<Deps>({
-      model: createOpenAICompatibleModel("custom", MODEL, { baseURL }),
+      model: createOpenAICompatibleModel("custom", model, { baseURL }),
       instructions: "You add numbers.",
       tools: [add],
       maxIterations: K + 5,
@@ -152,9 +180,20 @@ export function nousFactory(variant: NousVariant): Factory {
     let path: string | undefined;
     let options = (): Record<string, unknown> => ({ deps: { sums: [] } });
     if (variant === "sqlite-full" || variant === "sqlite-normal") {
-      const { SqliteStore } = (await import(nousSource.replace(/index\.(ts|js)$/, "sqlite.$1"))) as typeof import("../../src/sqlite.ts");
-      path = join(tmpdir(), `nous-bench-${process.pid}-${Date.now()}.db`);
-      const sqlite = new SqliteStore({ path, groupCommit: true, synchronous: variant === "sqlite-full" ? "full" : "normal" });
+      const { SqliteStore } = (await import(
+        nousSource.replace(/index\.(ts|js)$/, "sqlite.$1")
+      )) as typeof import("../../src/sqlite.ts");
+      const file = join(tmpdir(), `nous-bench-${process.pid}-${Date.now()}.db`);
+      path = file;
+      // Also removed when the worker exits on a failure, without close().
+      process.once("exit", () => {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+      });
+      const sqlite = new SqliteStore({
+        path,
+        groupCommit: true,
+        synchronous: variant === "sqlite-full" ? "full" : "normal",
+      });
       store = sqlite;
       let session = 0;
       options = () => ({ deps: { sums: [] }, sessionId: `s${process.pid}-${session++}`, store: sqlite });
@@ -167,7 +206,7 @@ export function nousFactory(variant: NousVariant): Factory {
           if (event.type === "run-end") output = event.result.output;
         }
       }
-      check("nous", output);
+      return check("nous", output);
     };
     return {
       run: () => once(false),
@@ -183,13 +222,13 @@ export function nousFactory(variant: NousVariant): Factory {
 // ---------------------------------------------------------------------------------------------
 // Vercel AI SDK 6 with @ai-sdk/openai-compatible.
 
-export const aiSdk: Factory = async (baseURL) => {
+export const aiSdk: Factory = async (baseURL, modelName = MODEL) => {
   const { generateText, streamText, tool, stepCountIs } = await import("ai");
   const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
   const { z } = await import("zod");
   const provider = createOpenAICompatible({ name: "mock", baseURL, apiKey: "x", includeUsage: true });
-  const model = provider.chatModel(MODEL);
-    const tools = {
+  const model = provider.chatModel(modelName);
+  const tools = {
     add: tool({
       description: "Add two numbers",
       inputSchema: z.object({ a: z.number(), b: z.number() }),
@@ -203,7 +242,7 @@ export const aiSdk: Factory = async (baseURL) => {
   return {
     run: async () => {
       const result = await generateText(settings);
-      check("ai-sdk", result.text);
+      return check("ai-sdk", result.text);
     },
     stream: async () => {
       const result = streamText(settings);
@@ -212,7 +251,7 @@ export const aiSdk: Factory = async (baseURL) => {
         if (part.type === "text-delta") text += part.text;
         else if (part.type === "error") throw part.error;
       }
-      check("ai-sdk", text);
+      return check("ai-sdk", text);
     },
   };
 };
@@ -220,12 +259,12 @@ export const aiSdk: Factory = async (baseURL) => {
 // ---------------------------------------------------------------------------------------------
 // LangGraph.js: the prebuilt ReAct agent with @langchain/openai (Chat Completions).
 
-export const langGraph: Factory = async (baseURL) => {
+export const langGraph: Factory = async (baseURL, model = MODEL) => {
   const { createReactAgent } = await import("@langchain/langgraph/prebuilt");
   const { ChatOpenAI } = await import("@langchain/openai");
   const { tool } = await import("@langchain/core/tools");
   const { z } = await import("zod");
-    const add = tool(
+  const add = tool(
     async ({ a, b }: { a: number; b: number }) => {
       addCalls.count++;
       return String(a + b);
@@ -234,7 +273,7 @@ export const langGraph: Factory = async (baseURL) => {
   );
   const make = (streaming: boolean) =>
     createReactAgent({
-      llm: new ChatOpenAI({ model: MODEL, apiKey: "x", configuration: { baseURL }, streaming, streamUsage: true }),
+      llm: new ChatOpenAI({ model, apiKey: "x", configuration: { baseURL }, streaming, streamUsage: true }),
       tools: [add],
       prompt: "You add numbers.",
     });
@@ -244,17 +283,20 @@ export const langGraph: Factory = async (baseURL) => {
   return {
     run: async () => {
       const state = await plain.invoke(input(), { recursionLimit: 2 * K + 10 });
-      check("langgraph", state.messages.at(-1)?.content);
+      return check("langgraph", state.messages.at(-1)?.content);
     },
     stream: async () => {
       let text = "";
       const events = await streamingAgent.stream(input(), { recursionLimit: 2 * K + 10, streamMode: "messages" });
       for await (const [message, metadata] of events) {
-        if ((metadata as { langgraph_node?: string }).langgraph_node === "agent" && typeof message.content === "string") {
+        if (
+          (metadata as { langgraph_node?: string }).langgraph_node === "agent" &&
+          typeof message.content === "string"
+        ) {
           text += message.content;
         }
       }
-      check("langgraph", text);
+      return check("langgraph", text);
     },
   };
 };
@@ -262,13 +304,13 @@ export const langGraph: Factory = async (baseURL) => {
 // ---------------------------------------------------------------------------------------------
 // OpenAI Agents SDK in chat-completions mode.
 
-export const openaiAgents: Factory = async (baseURL) => {
+export const openaiAgents: Factory = async (baseURL, model = MODEL) => {
   const { Agent, run, tool, OpenAIChatCompletionsModel, setTracingDisabled } = await import("@openai/agents");
   const { default: OpenAI } = await import("openai");
   const { z } = await import("zod");
   setTracingDisabled(true);
   const client = new OpenAI({ baseURL, apiKey: "x" });
-    const add = tool({
+  const add = tool({
     name: "add",
     description: "Add two numbers",
     parameters: z.object({ a: z.number(), b: z.number() }),
@@ -280,22 +322,23 @@ export const openaiAgents: Factory = async (baseURL) => {
   const agent = new Agent({
     name: "adder",
     instructions: "You add numbers.",
-    model: new OpenAIChatCompletionsModel(client as never, MODEL),
+    model: new OpenAIChatCompletionsModel(client as never, model),
     tools: [add],
   });
   return {
     run: async () => {
       const result = await run(agent, PROMPT, { maxTurns: K + 5 });
-      check("openai-agents", result.finalOutput);
+      return check("openai-agents", result.finalOutput);
     },
     stream: async () => {
       const result = await run(agent, PROMPT, { maxTurns: K + 5, stream: true });
       let text = "";
       for await (const event of result) {
-        if (event.type === "raw_model_stream_event" && event.data.type === "output_text_delta") text += event.data.delta;
+        if (event.type === "raw_model_stream_event" && event.data.type === "output_text_delta")
+          text += event.data.delta;
       }
       await result.completed;
-      check("openai-agents", text || result.finalOutput);
+      return check("openai-agents", text || result.finalOutput);
     },
   };
 };
@@ -311,9 +354,14 @@ export const frameworks: Record<string, Factory> = {
   "openai-agents": openaiAgents,
 };
 
-/** What each framework's cold import loads (resolved from bench/peers; Nous from its compiled build). */
+/**
+ * What each framework's cold import loads (resolved from bench/peers). Nous twice: `@nous-dist/` is
+ * the current src/ compiled by bench.ts, `@nous-build/` the repository's own build (dist/, what users
+ * import; skipped when absent).
+ */
 export const coldImports: Record<string, string[]> = {
   nous: ["@nous-dist/index.js"],
+  "nous (dist/)": ["@nous-build/index.js"],
   "ai-sdk": ["ai", "@ai-sdk/openai-compatible"],
   langgraph: ["@langchain/langgraph", "@langchain/langgraph/prebuilt", "@langchain/openai"],
   "openai-agents": ["@openai/agents"],

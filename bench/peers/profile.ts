@@ -8,8 +8,13 @@ import { fork } from "node:child_process";
 import { frameworks } from "./frameworks.ts";
 
 const [name = "nous", seconds = "8", mode = "plain"] = process.argv.slice(2);
-const child = fork(new URL("./mock-server.ts", import.meta.url).pathname, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
-const baseURL = await new Promise<string>((resolve) => child.once("message", (m: { baseURL: string }) => resolve(m.baseURL)));
+const child = fork(new URL("./mock-server.ts", import.meta.url).pathname, [], {
+  execArgv: ["--import", "tsx"],
+  stdio: ["ignore", "ignore", "inherit", "ipc"],
+});
+const baseURL = await new Promise<string>((resolve) =>
+  child.once("message", (m: { baseURL: string }) => resolve(m.baseURL)),
+);
 const runner = await frameworks[name]!(baseURL);
 const one = mode === "stream" ? () => runner.stream() : () => runner.run();
 for (let i = 0; i < 30; i++) await one();
