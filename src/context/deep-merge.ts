@@ -1,11 +1,12 @@
 import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./plain-object.js";
+import type { Owned } from "./reducer.js";
 
 /**
  * Deep-merges `source` into `target`. Nested plain objects merge recursively; any other value on the
  * right wins. Objects in `owned` were created by the current fold and may be written in place;
  * every other object is copied once before its first write, so inputs are never mutated.
  */
-export function mergeInto(target: PlainObject, source: PlainObject, owned: Set<object>): PlainObject {
+export function mergeInto(target: PlainObject, source: PlainObject, owned: Owned): PlainObject {
   let result = target;
   if (!owned.has(result)) {
     result = copyObject(target);

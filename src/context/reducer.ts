@@ -11,8 +11,65 @@ import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./p
  * one; since nothing was mutated, nothing of the update is applied.
  */
 export function foldOperations(initial: object, operations: Iterable<ContextOperation>): PlainObject {
-  const deps = copyObject(initial as PlainObject);
-  const owned = new Set<object>();
+  return fold(copyObject(initial as PlainObject), operations, new Set<object>());
+}
+
+/** Lists and objects a fold (or a run's earlier folds) created and no one else has seen. */
+export interface Owned {
+  has(value: object): boolean;
+  add(value: object): unknown;
+}
+
+/**
+ * The same fold for a run that keeps what its earlier folds built: lists and objects in `owned`
+ * (the runner's, and forgotten as soon as anyone reads deps) are written in place, so an append is
+ * O(1) however long the list. Still all-or-nothing: an update the fold could reject is folded the
+ * copying way instead, which throws before anything is changed.
+ */
+export function foldOwned(initial: object, operations: readonly ContextOperation[], owned: Owned): PlainObject {
+  if (!foldsCleanly(initial as PlainObject, operations)) return foldOperations(initial, operations);
+  const deps = owned.has(initial) ? (initial as PlainObject) : copyObject(initial as PlainObject);
+  owned.add(deps);
+  return fold(deps, operations, owned);
+}
+
+/** Whether folding cannot throw: a conservative check that never builds anything. */
+function foldsCleanly(initial: PlainObject, operations: readonly ContextOperation[]): boolean {
+  const list: unknown[] = [];
+  const object = {};
+  const changed = new Map<string, unknown>();
+  for (const operation of operations) {
+    if (operation.op === "log_event") {
+      if (typeof operation.type !== "string" || operation.type.length === 0) return false;
+      continue;
+    }
+    const key = (operation as { key?: unknown }).key;
+    if (typeof key !== "string" || key.length === 0) return false;
+    switch (operation.op) {
+      case "set":
+        changed.set(key, operation.value);
+        break;
+      case "merge":
+        if (!isPlainObject(operation.value)) return false;
+        changed.set(key, object);
+        break;
+      case "append": {
+        const existing = changed.has(key) ? changed.get(key) : getOwn(initial, key);
+        if (existing !== undefined && existing !== null && !Array.isArray(existing)) return false;
+        changed.set(key, list);
+        break;
+      }
+      case "delete":
+        changed.set(key, undefined);
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function fold(deps: PlainObject, operations: Iterable<ContextOperation>, owned: Owned): PlainObject {
   for (const operation of operations) {
     switch (operation.op) {
       case "set":
@@ -42,7 +99,9 @@ export function foldOperations(initial: object, operations: Iterable<ContextOper
         } else if (owned.has(existing)) {
           existing.push(operation.item);
         } else {
-          const list = [...existing, operation.item];
+          // slice copies a plain array fastest; anything else is rebuilt as a plain array.
+          const list = existing.constructor === Array ? existing.slice() : [...existing];
+          list.push(operation.item);
           owned.add(list);
           setOwn(deps, key, list);
         }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ContextUpdate } from "../context/context-update.js";
+import { foldOwned } from "../context/reducer.js";
 import type { Model } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
@@ -79,6 +80,11 @@ export class RunState<D extends object, O> {
   resume: ResumeInfo | undefined;
   #committed: number;
   #seam: RunSeam | undefined;
+  /** What this run's folds built and no one has read since: written in place by the next fold. */
+  #owned = new WeakSet<object>();
+  readonly #forgetOwned = () => {
+    this.#owned = new WeakSet<object>();
+  };
 
   constructor(
     readonly config: RunConfig<D, O>,
@@ -117,9 +123,20 @@ export class RunState<D extends object, O> {
     this.context = this.context.logEvent(type, data);
   }
 
-  /** Folds an update into deps through the one reducer and records it (throws, changing nothing, on a bad update). */
+  /**
+   * Folds an update into deps through the one reducer and records it (throws, changing nothing, on
+   * a bad update): deps operations as one `context_update` event, then the log events, as
+   * `ContextUpdate.apply` does, but folding in place what this run built and no one has read, so an
+   * append to a long list stays O(1).
+   */
   applyUpdate(update: ContextUpdate<D>, source: { toolCallId: string; toolName: string }): void {
-    this.context = update.apply(this.context, source);
+    let next = this.context;
+    const operations = update.depsOperations();
+    if (operations.length > 0) {
+      next = next.withContextUpdate(foldOwned(next.deps, operations, this.#owned) as D, operations, source);
+    }
+    for (const [type, data] of update.logEvents()) next = next.logEvent(type, data);
+    this.context = next;
   }
 
   /** The context a tool or hook receives. */
@@ -136,6 +153,8 @@ export class RunState<D extends object, O> {
       sessionId: this.config.sessionId,
       idempotencyKey: call ? this.idempotencyKey(call.toolCallId) : undefined,
       seam: this.#seam,
+      // Whoever reads deps may keep them: from then on the run copies before it writes.
+      onDepsRead: this.#forgetOwned,
     });
   }
 

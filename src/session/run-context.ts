@@ -14,6 +14,8 @@ export interface RunContextOptions<D> {
   idempotencyKey?: string;
   /** The handle back into the run (nested tool calls, usage); set by the runner. */
   seam?: RunSeam;
+  /** Called on the first read of `deps` (the runner stops writing in place what the reader may keep). */
+  onDepsRead?: () => void;
 }
 
 const neverAborted = new AbortController().signal;
@@ -27,7 +29,8 @@ const neverAborted = new AbortController().signal;
  * ContextUpdate.new<{ count: number }>().set("count", 2).applyToRunContext(context).deps; // { count: 2 }
  */
 export class RunContext<D extends object = Record<string, unknown>> {
-  readonly deps: D;
+  readonly #deps: D;
+  #onDepsRead: (() => void) | undefined;
   readonly retry: number;
   readonly usage: Usage;
   readonly signal: AbortSignal;
@@ -39,7 +42,8 @@ export class RunContext<D extends object = Record<string, unknown>> {
   readonly seam: RunSeam | undefined;
 
   private constructor(options: RunContextOptions<D>) {
-    this.deps = options.deps;
+    this.#deps = options.deps;
+    this.#onDepsRead = options.onDepsRead;
     this.retry = options.retry ?? 0;
     this.usage = options.usage ?? emptyUsage;
     this.signal = options.signal ?? neverAborted;
@@ -54,6 +58,16 @@ export class RunContext<D extends object = Record<string, unknown>> {
 
   static create<D extends object = Record<string, unknown>>(options: RunContextOptions<D>): RunContext<D> {
     return new RunContext(options);
+  }
+
+  /** The deps as they were when this context was made (read them during the call). */
+  get deps(): D {
+    const onRead = this.#onDepsRead;
+    if (onRead !== undefined) {
+      this.#onDepsRead = undefined;
+      onRead();
+    }
+    return this.#deps;
   }
 
   /** A run context with other deps; everything else is kept. */
