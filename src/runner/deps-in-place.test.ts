@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ScriptedModel } from "../models/scripted-model.js";
+import type { RunContext } from "../session/run-context.js";
 import { tool } from "../tools/tool.js";
 
 type Deps = { list: number[] };
@@ -21,8 +22,8 @@ describe("deps built by a run are written in place until someone reads them", ()
       name: "push",
       description: "append n",
       input: z.object({ n: z.number() }),
-      execute: ({ n }, context) => {
-        if (n % 2 === 0) seen.push({ list: (context.deps as Deps).list, length: (context.deps as Deps).list.length });
+      execute: ({ n }, context: RunContext<Deps>) => {
+        if (n % 2 === 0) seen.push({ list: context.deps.list, length: context.deps.list.length });
         return { result: "ok", update: ContextUpdate.new<Deps>().append("list", n) };
       },
     });
@@ -45,7 +46,10 @@ describe("deps built by a run are written in place until someone reads them", ()
       name: "push",
       description: "append n",
       input: z.object({ n: z.number() }),
-      execute: ({ n }) => ({ result: "ok", update: ContextUpdate.new<Deps>().append("list", n) }),
+      execute: ({ n }, _context: RunContext<Deps>) => ({
+        result: "ok",
+        update: ContextUpdate.new<Deps>().append("list", n),
+      }),
     });
     const timeRun = async (size: number) => {
       const agent = new Agent<Deps>({ model: new ScriptedModel(calls(200)), tools: [push], maxIterations: 300 });
