@@ -14,6 +14,7 @@ import { FINAL_TEXT } from "./mock-server.ts";
 
 export const K = Number(process.env.BENCH_K ?? 10);
 export const MODEL = `mock-k${K}`;
+export const INSTRUCTIONS = "You add numbers.";
 export const PROMPT = "Add 1 and 2, ten times.";
 export const FINAL = FINAL_TEXT;
 /** The paced model: SSE events `ms` apart (see mock-server.ts). */
@@ -40,12 +41,16 @@ function check(name: string, text: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The floor: a minimal hand-written fetch loop (what any framework must at least do).
+// The floor: a minimal hand-written fetch loop (what any framework must at least do): the same
+// task as every framework below, so it sends the same system instructions.
 
 type ChatMessage = Record<string, unknown>;
 
 async function floorLoop(baseURL: string, model: string, streaming: boolean): Promise<string> {
-  const messages: ChatMessage[] = [{ role: "user", content: PROMPT }];
+  const messages: ChatMessage[] = [
+    { role: "system", content: INSTRUCTIONS },
+    { role: "user", content: PROMPT },
+  ];
   const tools = [
     {
       type: "function",
@@ -172,7 +177,7 @@ export function nousFactory(variant: NousVariant): Factory {
     });
     const agent = new Agent<Deps>({
       model: createOpenAICompatibleModel("custom", model, { baseURL }),
-      instructions: "You add numbers.",
+      instructions: INSTRUCTIONS,
       tools: [add],
       maxIterations: K + 5,
     });
@@ -238,7 +243,7 @@ export const aiSdk: Factory = async (baseURL, modelName = MODEL) => {
       },
     }),
   };
-  const settings = { model, tools, system: "You add numbers.", prompt: PROMPT, stopWhen: stepCountIs(K + 5) };
+  const settings = { model, tools, system: INSTRUCTIONS, prompt: PROMPT, stopWhen: stepCountIs(K + 5) };
   return {
     run: async () => {
       const result = await generateText(settings);
@@ -275,7 +280,7 @@ export const langGraph: Factory = async (baseURL, model = MODEL) => {
     createReactAgent({
       llm: new ChatOpenAI({ model, apiKey: "x", configuration: { baseURL }, streaming, streamUsage: true }),
       tools: [add],
-      prompt: "You add numbers.",
+      prompt: INSTRUCTIONS,
     });
   const plain = make(false);
   const streamingAgent = make(true);
@@ -321,7 +326,7 @@ export const openaiAgents: Factory = async (baseURL, model = MODEL) => {
   });
   const agent = new Agent({
     name: "adder",
-    instructions: "You add numbers.",
+    instructions: INSTRUCTIONS,
     model: new OpenAIChatCompletionsModel(client as never, model),
     tools: [add],
   });
