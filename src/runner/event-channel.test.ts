@@ -67,6 +67,48 @@ describe("EventChannel", () => {
     expect(await channel.next()).toEqual({ done: true, value: undefined });
   });
 
+  it("deltas ({ pause: false }) are queued in order without holding the run; a failure after them comes after them", async () => {
+    const trace: string[] = [];
+    const channel = new EventChannel<string, string>(async (emit) => {
+      emit("d1", { pause: false });
+      emit("d2", { pause: false });
+      trace.push("ran past the deltas");
+      await emit("end");
+      throw new TypeError("broken after end");
+    });
+    expect(await channel.next()).toEqual({ done: false, value: "d1" });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(trace).toEqual(["ran past the deltas"]);
+    expect(await channel.next()).toEqual({ done: false, value: "d2" });
+    expect(await channel.next()).toEqual({ done: false, value: "end" });
+    await expect(channel.next()).rejects.toThrow("broken after end");
+  });
+
+  it("return() while the run is busy ends the iteration at once; the run unwinds at its next pausing event", async () => {
+    let release: () => void = () => {};
+    const busy = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let unwound: unknown;
+    const channel = new EventChannel<string, string>(async (emit) => {
+      emit("delta", { pause: false });
+      await busy;
+      try {
+        await emit("decision");
+      } catch (error) {
+        unwound = error;
+        throw error;
+      }
+      return "unreachable";
+    });
+    expect(await channel.next()).toEqual({ done: false, value: "delta" });
+    expect(await channel.return("stopped")).toEqual({ done: true, value: "stopped" });
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unwound).toBeInstanceOf(ConsumerStoppedError);
+    expect(await channel.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("a run's failure rejects the pending next()", async () => {
     const channel = new EventChannel<number, string>(async () => {
       throw new TypeError("broken");

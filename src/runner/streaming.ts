@@ -5,6 +5,9 @@ import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
 import { parseArgs } from "./tool-arguments.js";
 
+/** Deltas are queued for the reader without waiting; the run pauses at `tool-call-end` and later events. */
+const NO_PAUSE = { pause: false } as const;
+
 /**
  * Forwards a model stream as agent stream events and returns the assembled response from its
  * `finish` part. A stream that ends without `finish` is truncated: nothing of it is used.
@@ -24,19 +27,19 @@ export async function consumeModelStream<O, D extends object>(
       const part = next.value;
       switch (part.type) {
         case "text-delta":
-          await emit({ type: "text-delta", text: part.text });
+          emit({ type: "text-delta", text: part.text }, NO_PAUSE);
           break;
         case "reasoning-delta":
-          await emit({ type: "reasoning-delta", text: part.text });
+          emit({ type: "reasoning-delta", text: part.text }, NO_PAUSE);
           break;
         case "tool-call-start":
           calls.set(part.toolCallId, { toolName: part.toolName, argsText: "" });
-          await emit({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName });
+          emit({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName }, NO_PAUSE);
           break;
         case "tool-call-delta": {
           const call = calls.get(part.toolCallId);
           if (call) call.argsText += part.argsTextDelta;
-          await emit({ type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsTextDelta });
+          emit({ type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsTextDelta }, NO_PAUSE);
           break;
         }
         case "tool-call-end": {

@@ -5,6 +5,7 @@ import { findNonJson } from "../session/json-value.js";
 import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { Emit } from "./event-channel.js";
 import type { RunState } from "./run-state.js";
 import {
   failure,
@@ -184,7 +185,7 @@ function record<D extends object, O>(
   return emitAll(emit, events);
 }
 
-async function emitAll<E>(emit: (event: E) => Promise<void>, events: readonly E[]): Promise<void> {
+async function emitAll<E>(emit: Emit<E>, events: readonly E[]): Promise<void> {
   for (const event of events) await emit(event);
 }
 
