@@ -78,7 +78,12 @@ describe.skipIf(!existsSync(tmux))("nous chat in a terminal (tmux)", () => {
     await waitFor("chat", (screen) => /Cancelled after .*the session is kept \(c2\)/.test(screen), "the cancellation");
     await sleep(1600); // past the double-press window, so the next Ctrl-C is "at the prompt"
     tmuxRun("send-keys", "-t", "chat", "and now?", "Enter");
-    const screen = await waitFor("chat", (text) => text.includes("Seen 2 prompts"), "the next answer");
+    // The answer streams in pieces: wait for all of it, not for its first delta.
+    const screen = await waitFor(
+      "chat",
+      (text) => text.includes("Seen 2 prompts: please be slow | and now?"),
+      "the next answer",
+    );
     expect(screen).toContain("Seen 2 prompts: please be slow | and now?");
     tmuxRun("send-keys", "-t", "chat", "C-c");
     await waitFor("chat", (text) => text.includes("Session c2 kept"), "the exit");
