@@ -13,11 +13,7 @@ let canaries: HostCanaries;
 beforeAll(async () => {
   canaries = await setUpCanaries();
 });
-afterAll(async () => {
-  await canaries.close();
-  delete process.env.NOUS_SECRET;
-  delete (globalThis as Record<string, unknown>).nousSecret;
-});
+afterAll(() => canaries.close());
 
 describe("the escape corpus", () => {
   it(`has at least 100 hostile programs (${escapeCorpus.length})`, () => {

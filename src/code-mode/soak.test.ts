@@ -18,11 +18,7 @@ let canaries: HostCanaries;
 beforeAll(async () => {
   canaries = await setUpCanaries();
 });
-afterAll(async () => {
-  await canaries.close();
-  delete process.env.NOUS_SECRET;
-  delete (globalThis as Record<string, unknown>).nousSecret;
-});
+afterAll(() => canaries.close());
 
 describe("the host over many hostile runs", () => {
   it(`stays healthy over ${runs} runs mixing the escape and bomb corpora`, async () => {

@@ -177,11 +177,7 @@ export class ContextUpdate<D extends object = Record<string, unknown>> {
    * log event appended in order through the context's own `logEvent`. Messages are untouched.
    */
   apply<C extends UpdatableContext<D, C>>(context: C, source?: UpdateSource): C {
-    let next = context;
-    const depsOperations = this.depsOperations();
-    if (depsOperations.length > 0) next = next.withContextUpdate(this.toDeps(context.deps), depsOperations, source);
-    for (const [type, data] of this.logEvents()) next = next.logEvent(type, data);
-    return next;
+    return applyFolded(this, context, source, (deps) => this.toDeps(deps));
   }
 
   /**
@@ -203,4 +199,23 @@ export class ContextUpdate<D extends object = Record<string, unknown>> {
   #add(operation: ContextOperation): ContextUpdate<D> {
     return new ContextUpdate<D>({ operation: Object.freeze(operation), previous: this.#last }, this.#size + 1);
   }
+}
+
+/**
+ * What `apply` does, with the fold passed in: the deps operations as one `context_update` event
+ * (deps = `fold(context.deps)`, which folds all of the update's operations through the one reducer),
+ * then each log event through the context's own `logEvent`. The runner passes a fold that writes
+ * in place what its run built (`foldOwned`); everything else uses `apply`.
+ */
+export function applyFolded<D extends object, C extends UpdatableContext<D, C>>(
+  update: ContextUpdate<D>,
+  context: C,
+  source: UpdateSource | undefined,
+  fold: (deps: D) => D,
+): C {
+  let next = context;
+  const depsOperations = update.depsOperations();
+  if (depsOperations.length > 0) next = next.withContextUpdate(fold(context.deps), depsOperations, source);
+  for (const [type, data] of update.logEvents()) next = next.logEvent(type, data);
+  return next;
 }

@@ -33,38 +33,43 @@ export function foldOwned(initial: object, operations: readonly ContextOperation
   return fold(deps, operations, owned);
 }
 
-/** Whether folding cannot throw: a conservative check that never builds anything. */
+/**
+ * Whether folding cannot throw: the fold's own checks, run without building anything, plus a walk
+ * of what each key will hold so an `append` onto a non-list is caught. Conservative.
+ */
 function foldsCleanly(initial: PlainObject, operations: readonly ContextOperation[]): boolean {
   const list: unknown[] = [];
-  const object = {};
-  const changed = new Map<string, unknown>();
-  for (const operation of operations) {
-    if (operation.op === "log_event") {
-      if (typeof operation.type !== "string" || operation.type.length === 0) return false;
-      continue;
-    }
-    const key = (operation as { key?: unknown }).key;
-    if (typeof key !== "string" || key.length === 0) return false;
-    switch (operation.op) {
-      case "set":
-        changed.set(key, operation.value);
-        break;
-      case "merge":
-        if (!isPlainObject(operation.value)) return false;
-        changed.set(key, object);
-        break;
-      case "append": {
-        const existing = changed.has(key) ? changed.get(key) : getOwn(initial, key);
-        if (existing !== undefined && existing !== null && !Array.isArray(existing)) return false;
-        changed.set(key, list);
-        break;
+  const after = new Map<string, unknown>();
+  try {
+    for (const operation of operations) {
+      switch (operation.op) {
+        case "set":
+          after.set(checkKey(operation.op, operation.key), operation.value);
+          break;
+        case "merge": {
+          const key = checkKey(operation.op, operation.key);
+          after.set(key, checkMergeValue(key, operation.value));
+          break;
+        }
+        case "append": {
+          const key = checkKey(operation.op, operation.key);
+          const existing = after.has(key) ? after.get(key) : getOwn(initial, key);
+          if (existing !== undefined && existing !== null && !Array.isArray(existing)) return false;
+          after.set(key, list);
+          break;
+        }
+        case "delete":
+          after.set(checkKey(operation.op, operation.key), undefined);
+          break;
+        case "log_event":
+          checkEventType(operation.type);
+          break;
+        default:
+          return false;
       }
-      case "delete":
-        changed.set(key, undefined);
-        break;
-      default:
-        return false;
     }
+  } catch {
+    return false;
   }
   return true;
 }

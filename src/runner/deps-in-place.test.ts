@@ -41,6 +41,28 @@ describe("deps built by a run are written in place until someone reads them", ()
     expect(first.deps.list).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it("an update with a bad log event is refused whole, as ContextUpdate.apply refuses it", async () => {
+    const bad = tool({
+      name: "push",
+      description: "append n, with a log event of no type",
+      input: z.object({ n: z.number() }),
+      execute: ({ n }, _context: RunContext<Deps>) => ({
+        result: "ok",
+        update: ContextUpdate.fromOperations<Deps>([
+          { op: "append", key: "list", item: n },
+          { op: "log_event", type: "", data: {} },
+        ]),
+      }),
+    });
+    const result = await new Agent<Deps>({ model: new ScriptedModel(calls(1)), tools: [bad] }).run("go", {
+      deps: { list: [] },
+    });
+    expect(result.deps.list).toEqual([]);
+    const toolResult = result.log.find((event) => event.type === "tool_result");
+    expect(toolResult?.data).toMatchObject({ isError: true });
+    expect(result.log.map((event) => event.type)).not.toContain("context_update");
+  });
+
   it("appending through a run costs the same beside a long list as beside a short one", async () => {
     const push = tool({
       name: "push",

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ContextUpdate } from "../context/context-update.js";
+import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
 import type { Model } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
@@ -124,19 +124,17 @@ export class RunState<D extends object, O> {
   }
 
   /**
-   * Folds an update into deps through the one reducer and records it (throws, changing nothing, on
-   * a bad update): deps operations as one `context_update` event, then the log events, as
-   * `ContextUpdate.apply` does, but folding in place what this run built and no one has read, so an
-   * append to a long list stays O(1).
+   * Folds an update into deps through the one reducer and records it, as `ContextUpdate.apply`
+   * does (throws, changing nothing, on a bad update), but writing in place what this run built and
+   * no one has read, so an append to a long list stays O(1).
    */
   applyUpdate(update: ContextUpdate<D>, source: { toolCallId: string; toolName: string }): void {
-    let next = this.context;
-    const operations = update.depsOperations();
-    if (operations.length > 0) {
-      next = next.withContextUpdate(foldOwned(next.deps, operations, this.#owned) as D, operations, source);
-    }
-    for (const [type, data] of update.logEvents()) next = next.logEvent(type, data);
-    this.context = next;
+    this.context = applyFolded(
+      update,
+      this.context,
+      source,
+      (deps) => foldOwned(deps, update.operations(), this.#owned) as D,
+    );
   }
 
   /** The context a tool or hook receives. */

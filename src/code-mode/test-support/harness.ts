@@ -36,7 +36,14 @@ export async function setUpCanaries(): Promise<HostCanaries> {
     url: "",
     requests: 0,
     impure: [] as string[],
-    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    /** Stops the canary server and removes the planted secrets. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        delete process.env.NOUS_SECRET;
+        delete (globalThis as Record<string, unknown>).nousSecret;
+        if (server) server.close(() => resolve());
+        else resolve();
+      }),
   };
   server = createServer((request, response) => {
     canaries.requests += 1;
