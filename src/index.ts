@@ -15,6 +15,8 @@ export {
   type PendingApproval,
   pendingApprovalsOf,
 } from "./approvals.js";
+// Error classes of the optional parts, so one import catches them all (the modules are light: no sandbox or SDK loads).
+export { CodeExecutionError, CodeLimitError } from "./code-mode/errors.js";
 export {
   type AppendOperation,
   type ContextOperation,
@@ -48,6 +50,8 @@ export {
   DefinitionError,
   DepthLimitExceededError,
   type ErrorFault,
+  EventNotSerializableError,
+  EventSequenceError,
   LimitError,
   MalformedResponseError,
   MaxIterationsExceededError,
@@ -64,16 +68,26 @@ export {
   ProviderServerError,
   ProviderTimeoutError,
   RateLimitError,
+  SessionConflictError,
+  SessionExistsError,
   SessionLogFormatError,
+  SessionNotFoundError,
+  SessionStateError,
+  StoreArgumentError,
+  StoreClosedError,
+  StoreError,
   StreamTruncatedError,
+  ToolInDoubtError,
   ToolRetriesExceededError,
   ToolRetryError,
+  UnexpectedModelCallError,
   UnknownModelError,
   UsageLimitExceededError,
   type UsageLimitName,
   UserError,
 } from "./errors/index.js";
 export { getLogger, type Logger, resetLogger, setLogger } from "./logger.js";
+export { McpConnectionError, McpToolError } from "./mcp/mcp-errors.js";
 export { type AiSdkLanguageModel, fromAiSdk } from "./models/adapters/ai-sdk.js";
 export { withFallback } from "./models/fallback.js";
 export {

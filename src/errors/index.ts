@@ -43,4 +43,5 @@ export {
   StoreClosedError,
   StoreError,
 } from "./store-errors.js";
+export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 export { DefinitionError, UnknownModelError } from "./user-errors.js";

@@ -1,4 +1,4 @@
-import { NousError } from "../errors/nous-error.js";
+import { UnexpectedModelCallError } from "../errors/unexpected-model-call-error.js";
 import {
   MODEL_SPECIFICATION_VERSION,
   type Model,
@@ -14,11 +14,7 @@ export type ScriptStep =
   | ScriptedResponse
   | ((request: ModelRequest, turn: number) => ScriptedResponse | Promise<ScriptedResponse>);
 
-/** A test model was called more often than its script allows. */
-export class UnexpectedModelCallError extends NousError {
-  readonly code = "unexpected_model_call";
-  readonly fault = "internal" as const;
-}
+export { UnexpectedModelCallError };
 
 /**
  * A deterministic model that answers from a script, one step per request, and records every
