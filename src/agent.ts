@@ -51,7 +51,7 @@ interface AnyRunOptions<D extends object> {
   runId?: string;
   sessionId?: string;
   store?: SessionStore;
-  resolveInDoubt?: InDoubtResolver;
+  resolveInDoubt?: InDoubtResolver<D>;
   parent?: ParentRun;
 }
 
@@ -63,7 +63,7 @@ export type ResumeArguments<D extends object> = {} extends D
 /** Options of `agent.resume`. Live deps are supplied again; state deps come back from the log. */
 export type ResumeOptions<D extends object> = Omit<SessionRunOptions<D>, "sessionId" | "runId" | "messageHistory"> & {
   /** Settles a started call of a non-idempotent tool that has no recorded result. Without it, `ToolInDoubtError`. */
-  resolveInDoubt?: InDoubtResolver;
+  resolveInDoubt?: InDoubtResolver<D>;
 };
 
 /**

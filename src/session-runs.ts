@@ -1,6 +1,7 @@
 import type { DepsOperation } from "./context/operations.js";
 import { isPlainObject } from "./context/plain-object.js";
 import { SessionStateError } from "./errors/run-errors.js";
+import { analyzeResumePoint } from "./runner/resume-analysis.js";
 import type { RunPersistence } from "./runner/run-state.js";
 import { AgentContext } from "./session/agent-context.js";
 import type { SessionEvent } from "./session/events.js";
@@ -29,10 +30,12 @@ export function storePersistence(store: SessionStore, sessionId: string, lastSeq
 }
 
 /**
- * The context a session run starts from. A new session records the JSON part of the caller's deps
- * (its state) as an initial `context_update`, so the log alone rebuilds state. A continued session
- * projects its state from the log and lays it over the deps the caller passed (live dependencies:
- * clients and functions, which are never persisted).
+ * The context a session run starts from. State deps (JSON values) come from the log alone: a
+ * continued or resumed session projects them from its events, so a key the log deleted stays
+ * deleted whatever the caller passes. The caller's deps supply live dependencies (clients,
+ * functions: values that are not JSON, never persisted) and state keys the log never had; those
+ * new keys are recorded first as an initial `context_update`, so `projectDeps(log)` is always the
+ * run's state. A new session records all of the caller's JSON deps that way.
  */
 export function sessionContext<D extends object>(
   events: readonly SessionEvent[],
@@ -48,24 +51,62 @@ export function sessionContext<D extends object>(
     return operations.length > 0 ? context.withContextUpdate(deps, operations, { origin: "initial" }) : context;
   }
   const state = projectDeps(events, {});
-  const merged = isPlainObject(deps) ? { ...deps, ...state } : state;
-  return AgentContext.create<D>({
+  const known = stateKeysOf(events);
+  const merged: Record<string, unknown> = { ...state };
+  const operations: DepsOperation[] = [];
+  if (isPlainObject(deps)) {
+    for (const [key, value] of Object.entries(deps)) {
+      if (findNonJson(value) !== undefined)
+        merged[key] = value; // live: supplied on every run
+      else if (!known.has(key)) {
+        merged[key] = value;
+        operations.push({ op: "set", key, value });
+      }
+    }
+  }
+  const context = AgentContext.create<D>({
     deps: merged as D,
     log: SessionLog.fromEvents(events),
     name: options.name,
     now: options.now,
   });
+  return operations.length > 0 ? context.withContextUpdate(merged as D, operations, { origin: "initial" }) : context;
 }
 
-/** Refuses to start a new run on a session whose last run stopped midway (it must be resumed). */
+/** Every deps key any recorded update touched (set, merged, appended to or deleted). */
+function stateKeysOf(events: readonly SessionEvent[]): Set<string> {
+  const keys = new Set<string>();
+  for (const event of events) {
+    if (event.type !== "context_update") continue;
+    for (const operation of (event.data as { operations: readonly DepsOperation[] }).operations) {
+      keys.add(operation.key);
+    }
+  }
+  return keys;
+}
+
+/**
+ * Refuses to start a new run on a session whose last run stopped midway (it must be resumed), or
+ * left a call in doubt: a call whose intent was committed and whose result was not may have had its
+ * effect, and a new run would abandon it with no result in the history. Settle it first with
+ * `agent.resume(sessionId, { resolveInDoubt })`.
+ */
 export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId: string): void {
   for (let index = events.length - 1; index >= 0; index--) {
     const type = events[index]?.type;
-    if (type === "run_completed" || type === "run_failed") return;
+    if (type === "run_completed") return;
+    if (type === "run_failed") break;
     if (type === "run_started" || type === "run_resumed") {
       throw new SessionStateError({
         message: `Session "${sessionId}" has an unfinished run (interrupted or awaiting approval): use agent.resume("${sessionId}")`,
       });
     }
+  }
+  const inDoubt = analyzeResumePoint(events)?.resume.inDoubt;
+  if (inDoubt !== undefined && inDoubt.size > 0) {
+    const ids = [...inDoubt].map((id) => `"${id}"`).join(", ");
+    throw new SessionStateError({
+      message: `Session "${sessionId}" has a tool call in doubt (${ids}: started, no recorded result): settle it with agent.resume("${sessionId}", { resolveInDoubt }) before a new run`,
+    });
   }
 }

@@ -14,7 +14,7 @@ import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js"
 import { SessionConflictError } from "../errors/store-errors.js";
 import type { InDoubtResolver } from "../runner/run-state.js";
 import type { SessionStore } from "../store/session-store.js";
-import { ackingStore, approvalAgent, parsePause, reconcilePolicy, scenarioAgent } from "./scenario.js";
+import { ackingStore, approvalAgent, type Deps, parsePause, reconcilePolicy, scenarioAgent } from "./scenario.js";
 
 const [
   mode = "auto",
@@ -84,7 +84,7 @@ async function main(): Promise<number> {
       return 1;
     }
     const agent = scenarioAgent({ effectsFile, turns: Number(turns), pause });
-    const resolveInDoubt: InDoubtResolver | undefined =
+    const resolveInDoubt: InDoubtResolver<Deps> | undefined =
       policy === "reconcile"
         ? reconcilePolicy(effectsFile, (id, decision) => say(`DECIDE ${id} ${decision.type}`))
         : policy === "rerun"

@@ -163,10 +163,13 @@ export function scenarioAgent(options: ScenarioOptions): Agent<Deps, string> {
 }
 
 /** Settles an in-doubt call by looking at the side effects: done → its result, not done → run it. */
-export function reconcilePolicy(effectsFile: string, decided?: (id: string, decision: InDoubtDecision) => void) {
-  const resolver: InDoubtResolver = (call) => {
+export function reconcilePolicy(
+  effectsFile: string,
+  decided?: (id: string, decision: InDoubtDecision<Deps>) => void,
+): InDoubtResolver<Deps> {
+  const resolver: InDoubtResolver<Deps> = (call) => {
     const done = readEffects(effectsFile).some((line) => line.kind === "EFFECT" && line.toolCallId === call.toolCallId);
-    const decision: InDoubtDecision = done
+    const decision: InDoubtDecision<Deps> = done
       ? { type: "result", result: { reconciled: true, toolCallId: call.toolCallId } }
       : { type: "rerun" };
     decided?.(call.toolCallId, decision);

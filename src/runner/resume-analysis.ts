@@ -39,7 +39,7 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
   }
   const after = lastAssistant === -1 ? [] : run.slice(lastAssistant + 1);
   const results = new Set<string>();
-  const intents = new Set<string>();
+  const intents = new Map<string, unknown>();
   const requested = new Set<string>();
   const decided = new Map<string, { approved: boolean; args?: unknown; reason?: string }>();
   let askedAgain = false;
@@ -53,16 +53,16 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
     };
     if (data.parentToolCallId !== undefined) continue; // a nested call, recorded by its parent tool
     if (event.type === "tool_result" && data.toolCallId) results.add(data.toolCallId);
-    if (event.type === "tool_call" && data.toolCallId) intents.add(data.toolCallId);
+    if (event.type === "tool_call" && data.toolCallId) intents.set(data.toolCallId, data.args);
     if (event.type === "approval_requested" && data.toolCallId) requested.add(data.toolCallId);
     if (event.type === "approval_decided" && data.toolCallId) {
       decided.set(data.toolCallId, { approved: data.approved === true, args: data.args, reason: data.reason });
     }
     if (event.type === "model_request" || event.type === "user_message") askedAgain = true;
   }
-  const inDoubt = new Set([...intents].filter((id) => !results.has(id)));
+  const inDoubt = new Set([...intents.keys()].filter((id) => !results.has(id)));
   const pendingApprovals = new Set([...requested].filter((id) => !decided.has(id)));
-  const resume: ResumeInfo = { inDoubt, decided, pending: pendingApprovals };
+  const resume: ResumeInfo = { inDoubt, intentArgs: intents, decided, pending: pendingApprovals };
   if (lastAssistant === -1 || askedAgain) return { runId, finished, pending: undefined, resume, iteration, usage };
   const assistant = run[lastAssistant]?.data as { content: readonly AssistantPart[] };
   const content = assistant.content.filter((part) => part.type !== "tool-call" || !results.has(part.toolCallId));

@@ -32,7 +32,7 @@ export interface RunConfig<D extends object, O> {
   readonly persistence: RunPersistence | undefined;
   readonly sessionId: string | undefined;
   /** Settles in-doubt calls of non-idempotent tools on resume; without it they stop the run. */
-  readonly resolveInDoubt: InDoubtResolver | undefined;
+  readonly resolveInDoubt: InDoubtResolver<D> | undefined;
   /** Sub-agent nesting depth (0 for a top-level run). */
   readonly depth: number;
   /** The session store (opaque to the runner), handed to nested runs through the seam. */
@@ -41,16 +41,33 @@ export interface RunConfig<D extends object, O> {
   readonly parent: { readonly sessionId?: string; readonly toolCallId: string } | undefined;
 }
 
-/** What to do with a call that may or may not have run: run it again, or record a result for it. */
-export type InDoubtDecision =
+/**
+ * What to do with a call that may or may not have run: run it again (with the arguments of its
+ * recorded intent), or record a result for it — with the state change it made, when it made one.
+ *
+ * @example
+ * const decision: InDoubtDecision<Deps> = {
+ *   type: "result",
+ *   result: { charged: 50 },
+ *   update: ContextUpdate.new<Deps>().append("payments", { amount: 50 }),
+ * };
+ */
+export type InDoubtDecision<D extends object = Record<string, unknown>> =
   | { readonly type: "rerun" }
-  | { readonly type: "result"; readonly result: unknown; readonly isError?: boolean };
+  | {
+      readonly type: "result";
+      readonly result: unknown;
+      readonly isError?: boolean;
+      /** Folded into deps and recorded as the call's `context_update`, as if the tool had returned it. */
+      readonly update?: ContextUpdate<D>;
+    };
 
-export type InDoubtResolver = (call: {
+/** Settles an in-doubt call; `args` are the arguments its recorded intent ran with (the decided ones). */
+export type InDoubtResolver<D extends object = Record<string, unknown>> = (call: {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly args: unknown;
-}) => InDoubtDecision | Promise<InDoubtDecision>;
+}) => InDoubtDecision<D> | Promise<InDoubtDecision<D>>;
 
 /** Commits new events durably, in order; resolves only once they are committed. */
 export interface RunPersistence {
@@ -61,6 +78,8 @@ export interface RunPersistence {
 export interface ResumeInfo {
   /** Calls whose intent was recorded but whose result was not: they may or may not have run. */
   readonly inDoubt: ReadonlySet<string>;
+  /** The arguments each recorded intent ran with (after approval edits and hooks), by tool-call id. */
+  readonly intentArgs: ReadonlyMap<string, unknown>;
   /** Approval decisions already recorded, by tool-call id. */
   readonly decided: ReadonlyMap<string, { approved: boolean; args?: unknown; reason?: string }>;
   /** Approvals requested and not yet decided. */

@@ -1,3 +1,4 @@
+import type { ContextUpdate } from "../context/context-update.js";
 import {
   ApprovalPendingError,
   type PendingToolCall,
@@ -16,15 +17,17 @@ import type { ApprovalDecision } from "./types.js";
 export type ToolCallPart = Extract<ResponsePart, { type: "tool-call" }>;
 
 /** A result the model sees without the tool running (unknown tool, bad arguments, denied, rejected, settled). */
-export interface ImmediateOutcome {
+export interface ImmediateOutcome<D extends object = Record<string, unknown>> {
   readonly result: unknown;
   readonly isError: boolean;
+  /** The state change of an in-doubt call settled by hand. */
+  readonly update?: ContextUpdate<D>;
 }
 
 /** A call that passed every check and may run, or the reason it may not. */
 export type PreparedCall<D extends object> =
   | { readonly type: "run"; readonly call: ToolCallPart; readonly tool: AnyTool<D>; readonly args: unknown }
-  | { readonly type: "skip"; readonly call: ToolCallPart; readonly outcome: ImmediateOutcome };
+  | { readonly type: "skip"; readonly call: ToolCallPart; readonly outcome: ImmediateOutcome<D> };
 
 /**
  * Checks one call before it may run: known tool, JSON arguments, schema, `preToolUse`, approval,
@@ -87,17 +90,7 @@ async function prepareChecked<D extends object, O>(
   if (typeof args === "string") return skip(call, args);
 
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
-  let rerun = false;
-  if (state.resume?.inDoubt.has(call.toolCallId)) {
-    if (!tool.idempotent) {
-      const settled = await state.config.resolveInDoubt?.({ ...identity, args: args.value });
-      if (settled === undefined) throw new ToolInDoubtError({ ...identity, args: args.value });
-      if (settled.type === "result") {
-        return { type: "skip", call, outcome: { result: settled.result, isError: settled.isError ?? false } };
-      }
-    }
-    rerun = true;
-  }
+  if (state.resume?.inDoubt.has(call.toolCallId)) return settleInDoubt(state, call, tool);
   const decision = hooks.preToolUse
     ? await hooks.preToolUse({ ...identity, args: args.value }, state.runContext(identity))
     : undefined;
@@ -111,7 +104,7 @@ async function prepareChecked<D extends object, O>(
     typeof tool.needsApproval === "function"
       ? await tool.needsApproval(args.value, state.runContext(identity))
       : tool.needsApproval;
-  if (needsApproval && !rerun) {
+  if (needsApproval) {
     const recorded = state.resume?.decided.get(call.toolCallId);
     let answer: { approved: boolean; args?: unknown; reason?: string };
     if (recorded !== undefined) {
@@ -134,7 +127,35 @@ async function prepareChecked<D extends object, O>(
       if (typeof args === "string") return skip(call, args);
     }
   }
-  return admit(state, call, tool, args.value, rerun);
+  return admit(state, call, tool, args.value, false);
+}
+
+/**
+ * A call whose intent was committed and whose result was not. Its intent records the arguments it
+ * ran with — after the hooks and the approval decision, edits included — so a re-run uses those, the
+ * resolver is shown those, and neither hook nor approval is asked again: the decision was made.
+ */
+async function settleInDoubt<D extends object, O>(
+  state: RunState<D, O>,
+  call: ToolCallPart,
+  tool: AnyTool<D>,
+): Promise<PreparedCall<D>> {
+  const identity = { toolCallId: call.toolCallId, toolName: tool.name };
+  const args = state.resume?.intentArgs.get(call.toolCallId);
+  if (!tool.idempotent) {
+    const settled = await state.config.resolveInDoubt?.({ ...identity, args });
+    if (settled === undefined) throw new ToolInDoubtError({ ...identity, args });
+    if (settled.type === "result") {
+      const { result, isError = false, update } = settled;
+      return { type: "skip", call, outcome: update === undefined ? { result, isError } : { result, isError, update } };
+    }
+  }
+  const checked = await tool.schema.validate(args);
+  if (!checked.ok) {
+    const problem = `The recorded arguments of in-doubt call "${call.toolCallId}" no longer fit tool "${tool.name}": ${checked.issues}`;
+    return skip(call, problem);
+  }
+  return admit(state, call, tool, checked.value, true);
 }
 
 function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknown; reason?: string } {

@@ -13,6 +13,7 @@ export interface LifecycleState {
 /** The event types that change a session's status, agent or model. */
 export const LIFECYCLE_EVENT_TYPES = Object.freeze([
   "run_started",
+  "run_resumed",
   "run_completed",
   "run_failed",
   "approval_requested",
@@ -50,6 +51,8 @@ export function foldLifecycle(state: LifecycleState, event: { readonly type: str
         agent: typeof data.agent === "string" ? data.agent : state.agent,
         model: typeof data.model === "string" ? data.model : state.model,
       };
+    case "run_resumed":
+      return { ...state, runStatus: "running" as const };
     case "run_completed":
       return { ...state, runStatus: "completed" as const };
     case "run_failed":

@@ -2,7 +2,7 @@ import type { SessionEvent } from "../session/events.js";
 
 /**
  * Where a session stands, derived on append from its lifecycle events:
- * `run_started` → `"running"`, `run_completed` → `"completed"`, `run_failed` → `"failed"`; while an
+ * `run_started` or `run_resumed` → `"running"`, `run_completed` → `"completed"`, `run_failed` → `"failed"`; while an
  * `approval_requested` has no later `approval_decided` for its `toolCallId` → `"awaiting_approval"`;
  * a session with none of those events is `"idle"`.
  */
