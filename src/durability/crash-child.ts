@@ -5,9 +5,10 @@
  * backend: sqlite (location = file path) | pg (location = schema; URL from DATABASE_URL)
  * policy (resume): none (ToolInDoubtError surfaces) | reconcile (look at the side effects) | rerun
  * Env NOUS_PAUSE_AT=tool:window:nth pauses there (prints `AT <window>`); NOUS_WAIT_GO=1 makes a
- * resume wait for a `GO` line on stdin after reading the log (prints `READY`).
+ * resume wait for a `GO` line on stdin after reading the log (prints `READY`). NOUS_SCENARIO=extended
+ * runs the extended scenario (a transfer needing approval each turn).
  * Prints `ACK <seq>` after every commit, `DECIDE <id> <type>` per in-doubt decision, and one of
- * `DONE <output>`, `PENDING <n>`, `INDOUBT <id>`, `CONFLICT`, `ERROR <name> <message>` at the end.
+ * `DONE <output>` (after `DEPS <json>`, the run's final deps), `PENDING <n>`, `INDOUBT <id>`, `CONFLICT`, `ERROR <name> <message>` at the end.
  */
 import { writeSync } from "node:fs";
 import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
@@ -83,7 +84,8 @@ async function main(): Promise<number> {
       say("DONE unexpected");
       return 1;
     }
-    const agent = scenarioAgent({ effectsFile, turns: Number(turns), pause });
+    const extended = process.env.NOUS_SCENARIO === "extended";
+    const agent = scenarioAgent({ effectsFile, turns: Number(turns), pause, extended });
     const resolveInDoubt: InDoubtResolver<Deps> | undefined =
       policy === "reconcile"
         ? reconcilePolicy(effectsFile, (id, decision) => say(`DECIDE ${id} ${decision.type}`))
@@ -97,6 +99,7 @@ async function main(): Promise<number> {
     const result = resume
       ? await agent.resume(sessionId, { store, deps: { counter: 0 }, resolveInDoubt })
       : await agent.run("Go", { sessionId, store, deps: { counter: 0 } });
+    say(`DEPS ${JSON.stringify(result.deps)}`);
     say(`DONE ${result.output}`);
     return 0;
   } catch (error) {

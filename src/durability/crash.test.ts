@@ -1,14 +1,20 @@
 /**
- * Crash durability: the scenario child (12 turns × 3 tool calls on a real store) is SIGKILLed at
- * random points (seeded), then resumed by the next child, until each session completes. After every
- * kill: the store is intact, seqs have no gap or duplicate, every acknowledged seq is present, no call
- * with a logged result has run again, the non-idempotent tool never ran more often than it was
- * started or explicitly re-run, and a resume of a copy of the log completes the run.
+ * Crash durability: the extended scenario child (12 turns × 3 tool calls on a real store, plus a
+ * transfer every third turn that pauses for approval and is approved with edited arguments from this process) is
+ * SIGKILLed at random points (seeded), then resumed by the next child, until each session completes.
+ * After every kill: the store is intact, seqs have no gap or duplicate, every acknowledged seq is
+ * present, no call with a logged result has run again, no effect happened without its committed
+ * intent, a non-idempotent tool never ran more often than it was started or explicitly re-run, a
+ * transfer only ever ran with the decided arguments, and a resume of a copy of the log completes the
+ * run with deps equal to the log's projection.
  */
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { decideApproval, pendingApprovalsOf } from "../approvals.js";
+import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { SessionEvent } from "../session/events.js";
+import { projectDeps } from "../session/projections.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { PostgresStore } from "../store/postgres-store.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -23,10 +29,43 @@ import {
   seqProblems,
   tempDir,
 } from "./harness.js";
-import { callsOfTurn, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
+import { callsOfTurn, decidedAmount, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
 
 const TURNS = 12;
-const ALL_CALLS = Array.from({ length: TURNS }, (_, turn) => callsOfTurn(turn)).flat();
+const ALL_CALLS = Array.from({ length: TURNS }, (_, turn) => callsOfTurn(turn, true)).flat();
+const NON_IDEMPOTENT = new Set(["charge", "transfer"]);
+const ENV = { NOUS_SCENARIO: "extended" };
+
+/** Approves every pending transfer of the session with an edited amount, as a person would from another process. */
+async function decideWithEdits(store: SessionStore, sessionId: string): Promise<number> {
+  const pending = pendingApprovalsOf(sessionId, await store.read(sessionId));
+  for (const approval of pending) {
+    const { amount } = approval.args as { amount: number };
+    await decideApproval(store, approval, { type: "edit", args: { amount: decidedAmount(amount) } });
+  }
+  return pending.length;
+}
+
+/** A transfer runs only once approved, and only ever with the decided (edited) amount. */
+function checkDecidedArgs(events: readonly SessionEvent[], file: string): void {
+  const decided = decidedAmounts(events);
+  for (const line of readEffects(file)) {
+    if (line.tool === "transfer")
+      expect(Number(line.key), `${line.toolCallId} amount`).toBe(decided.get(line.toolCallId));
+  }
+}
+
+/** The amount each transfer was decided to run with, from the log's approval decisions. */
+function decidedAmounts(events: readonly SessionEvent[]): Map<string, number> {
+  const decided = new Map<string, number>();
+  for (const event of events) {
+    const data = event.data as { toolCallId?: string; args?: { amount?: number } };
+    if (event.type === "approval_decided" && data.toolCallId && data.args?.amount !== undefined) {
+      decided.set(data.toolCallId, data.args.amount);
+    }
+  }
+  return decided;
+}
 
 interface Backend {
   readonly name: "sqlite" | "pg";
@@ -39,6 +78,8 @@ interface ChainStats {
   kills: number;
   completed: number;
   resumeChecks: number;
+  /** Approval rounds decided with edits. */
+  decisions: number;
 }
 
 function effectCounts(file: string): Map<string, number> {
@@ -53,8 +94,9 @@ function checkEffects(events: readonly SessionEvent[], file: string, reruns: Rea
   const effects = readEffects(file);
   const charges = new Map<string, number>();
   const keys = new Map<string, Set<string>>();
+  checkDecidedArgs(events, file);
   for (const line of effects) {
-    if (line.tool === "charge") charges.set(line.toolCallId, (charges.get(line.toolCallId) ?? 0) + 1);
+    if (NON_IDEMPOTENT.has(line.tool)) charges.set(line.toolCallId, (charges.get(line.toolCallId) ?? 0) + 1);
     if (line.tool === "reserve") keys.set(line.toolCallId, (keys.get(line.toolCallId) ?? new Set()).add(line.key));
   }
   for (const [id, count] of charges) {
@@ -72,12 +114,14 @@ function checkCompleted(events: readonly SessionEvent[], file: string): void {
   expect(events.at(-1)?.type).toBe("run_completed");
   const results = countByCall(events, "tool_result");
   for (const call of ALL_CALLS) expect(results.get(call.id), `results of ${call.id}`).toBe(1);
-  const charges = readEffects(file).filter((line) => line.tool === "charge");
+  const charges = readEffects(file).filter((line) => NON_IDEMPOTENT.has(line.tool));
   expect(charges.map((line) => line.toolCallId).sort()).toEqual(
-    ALL_CALLS.filter((call) => call.name === "charge")
+    ALL_CALLS.filter((call) => NON_IDEMPOTENT.has(call.name))
       .map((call) => call.id)
       .sort(),
   );
+  // State comes from the log: one counter step per reserve result, however often reserve re-ran.
+  expect(projectDeps(events, {})).toEqual({ counter: TURNS });
 }
 
 /** Resumes a copy of the log (in memory, with a copy of the side effects) to completion. */
@@ -91,15 +135,21 @@ async function resumeCopy(events: readonly SessionEvent[], file: string, dir: st
   if (existsSync(file)) copyFileSync(file, effects);
   else writeFileSync(effects, "");
   const before = effectCounts(effects);
-  const agent = scenarioAgent({ effectsFile: effects, turns: TURNS });
-  const result = await agent.resume("copy", {
-    store: memory,
-    deps: { counter: 0 },
-    resolveInDoubt: reconcilePolicy(effects),
-  });
-  expect(result.output).toBe(`done after ${TURNS} turns`);
+  const agent = scenarioAgent({ effectsFile: effects, turns: TURNS, extended: true });
+  const resume = () =>
+    agent.resume("copy", { store: memory, deps: { counter: 0 }, resolveInDoubt: reconcilePolicy(effects) });
+  let result = await resume().catch((error: unknown) => error);
+  while (result instanceof ApprovalPendingError) {
+    await decideWithEdits(memory, "copy");
+    result = await resume().catch((error: unknown) => error);
+  }
+  if (result instanceof Error) throw result;
+  const done = result as Awaited<ReturnType<typeof resume>>;
+  expect(done.output).toBe(`done after ${TURNS} turns`);
   const log = await memory.read("copy");
+  expect(done.deps).toEqual(projectDeps(log, {}));
   checkCompleted(log, effects);
+  checkDecidedArgs(log, effects);
   // Calls whose result was logged before the kill did not run again.
   const after = effectCounts(effects);
   for (const [id] of countByCall(events, "tool_result")) expect(after.get(id), id).toBe(before.get(id));
@@ -108,7 +158,7 @@ async function resumeCopy(events: readonly SessionEvent[], file: string, dir: st
 
 async function crashChain(backend: Backend, seed: number, kills: number, dir: string): Promise<ChainStats> {
   const random = prng(seed);
-  const stats: ChainStats = { kills: 0, completed: 0, resumeChecks: 0 };
+  const stats: ChainStats = { kills: 0, completed: 0, resumeChecks: 0, decisions: 0 };
   let round = 0;
   let sessionId = `${backend.name}-seed${seed}-${round}`;
   let effects = join(dir, `${sessionId}.effects`);
@@ -117,11 +167,12 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
   let frozen = new Map<string, number>();
   while (stats.kills < kills) {
     // Kill within what is left of the run (about 11 events per turn), sometimes by time instead.
-    const remaining = Math.max(1, TURNS * 11 + 6 - (await backend.store.lastSeq(sessionId)));
+    const remaining = Math.max(1, TURNS * 13 + 6 - (await backend.store.lastSeq(sessionId)));
     const plan =
       random() < 0.85 ? { afterAcks: 1 + Math.floor(random() * remaining) } : { afterMs: Math.floor(random() * 400) };
     const outcome = await runChild({
       args: ["auto", backend.name, backend.location, sessionId, effects, String(TURNS), "reconcile"],
+      env: ENV,
       kill: plan,
     });
     for (const line of outcome.lines) {
@@ -146,8 +197,13 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
     if (outcome.killed) {
       stats.kills += 1;
       if (await resumeCopy(events, effects, dir, `${sessionId}-k${stats.kills}`)) stats.resumeChecks += 1;
+    } else if (outcome.last?.startsWith("PENDING")) {
+      expect(await decideWithEdits(backend.store, sessionId)).toBeGreaterThan(0);
+      stats.decisions += 1;
     } else {
       expect(outcome.last).toBe(`DONE done after ${TURNS} turns`);
+      const deps = outcome.lines.find((line) => line.startsWith("DEPS "));
+      expect(JSON.parse(deps?.slice(5) ?? "null"), "final deps").toEqual(projectDeps(events, {}));
     }
     if (events.at(-1)?.type === "run_completed") {
       checkCompleted(events, effects);
@@ -165,7 +221,7 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
 /** Runs chains for `seeds`, `parallel` at a time, `killsPerSeed` kills each. */
 async function runSeeds(backend: Backend, seeds: readonly number[], killsPerSeed: number, parallel: number) {
   const dir = tempDir(`crash-${backend.name}`);
-  const totals: ChainStats = { kills: 0, completed: 0, resumeChecks: 0 };
+  const totals: ChainStats = { kills: 0, completed: 0, resumeChecks: 0, decisions: 0 };
   const queue = [...seeds];
   const worker = async () => {
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
@@ -173,27 +229,33 @@ async function runSeeds(backend: Backend, seeds: readonly number[], killsPerSeed
       totals.kills += stats.kills;
       totals.completed += stats.completed;
       totals.resumeChecks += stats.resumeChecks;
+      totals.decisions += stats.decisions;
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
   return totals;
 }
 
+/** `npm run test:crash-long` sets NOUS_CRASH_SCALE (more seeds, more kills); CI runs scale 1. */
+const SCALE = Math.max(1, Number(process.env.NOUS_CRASH_SCALE ?? 1));
+const seeds = (first: number, count: number) => Array.from({ length: count * SCALE }, (_, index) => first + index);
+const LIMIT = 480_000 * SCALE;
+
 describe("crash durability (SIGKILL at random points)", () => {
-  it("SQLite: 200 kills over 8 seeds keep the log intact and every run completes", { timeout: 240_000 }, async () => {
+  it(`SQLite: ${200 * SCALE} kills keep the log intact and every run completes`, { timeout: LIMIT }, async () => {
     const dir = tempDir("crash-sqlite-db");
     const path = join(dir, "sessions.db");
     const store = new SqliteStore({ path });
     try {
       const totals = await runSeeds(
         { name: "sqlite", location: path, store, integrity: () => store.integrityCheck() },
-        [1, 2, 3, 4, 5, 6, 7, 8],
+        seeds(1, 8),
         25,
         2,
       );
       console.log(`sqlite crash: ${JSON.stringify(totals)}`);
-      expect(totals.kills).toBe(200);
-      expect(totals.resumeChecks).toBeGreaterThan(100);
+      expect(totals.kills).toBe(200 * SCALE);
+      expect(totals.resumeChecks).toBeGreaterThan(100 * SCALE);
       expect(totals.completed).toBeGreaterThan(0);
     } finally {
       await store.close();
@@ -206,16 +268,16 @@ describe("crash durability (SIGKILL at random points)", () => {
     afterAll(async () => {
       if (reachable) await dropSchema(schema);
     });
-    it("52 kills over 4 seeds keep the log intact and every run completes", { timeout: 240_000 }, async (context) => {
+    it(`${52 * SCALE} kills keep the log intact and every run completes`, { timeout: LIMIT }, async (context) => {
       reachable = await postgresReachable();
       // postgresReachable throws under CI; only a developer machine without a server skips here.
       if (!reachable) return context.skip();
       const store = await PostgresStore.connect(DATABASE_URL, { schema });
       try {
-        const totals = await runSeeds({ name: "pg", location: schema, store }, [11, 12, 13, 14], 13, 2);
+        const totals = await runSeeds({ name: "pg", location: schema, store }, seeds(101, 4), 13, 2);
         console.log(`postgres crash: ${JSON.stringify(totals)}`);
-        expect(totals.kills).toBe(52);
-        expect(totals.resumeChecks).toBeGreaterThan(20);
+        expect(totals.kills).toBe(52 * SCALE);
+        expect(totals.resumeChecks).toBeGreaterThan(20 * SCALE);
       } finally {
         await store.close();
       }

@@ -2,8 +2,10 @@
  * The durability scenario shared by the crash child process and the tests: an agent driven by a
  * ScriptedModel through many turns of tool calls, with three tools of different kinds:
  * `reserve` (idempotent, side effect keyed by its idempotency key), `lookup` (read-only, declared
- * idempotent since re-reading is harmless) and `charge` (not idempotent, side effect). `transfer`
- * needs approval. Every execution appends a line to a side-effect file.
+ * idempotent since re-reading is harmless) and `charge` (not idempotent, side effect). In the
+ * extended scenario every third turn also asks for a `transfer` (not idempotent, needs approval) that a
+ * person approves with edited arguments from another process. Every execution appends a line to a
+ * side-effect file.
  */
 import { appendFileSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { z } from "zod";
@@ -69,15 +71,25 @@ export interface ScenarioOptions {
   readonly effectsFile: string;
   readonly turns: number;
   readonly pause?: PausePoint;
+  /** Adds a `transfer` needing approval to every third turn (1, 4, 7, …). */
+  readonly extended?: boolean;
 }
 
 /** The calls the model makes in turn `turn` (ids are explicit so they are stable across processes). */
-export function callsOfTurn(turn: number): { id: string; name: string; args: unknown }[] {
-  return [
+export function callsOfTurn(turn: number, extended = false): { id: string; name: string; args: unknown }[] {
+  const calls = [
     { id: `t${turn}_lookup`, name: "lookup", args: { item: `item${turn}` } },
     { id: `t${turn}_reserve`, name: "reserve", args: { item: `item${turn}` } },
     { id: `t${turn}_charge`, name: "charge", args: { amount: turn + 1 } },
   ];
+  if (extended && turn % 3 === 1)
+    calls.push({ id: `t${turn}_transfer`, name: "transfer", args: { amount: 1000 + turn } });
+  return calls;
+}
+
+/** What the person approving a transfer edits the model's amount to: the only amount it may ever run with. */
+export function decidedAmount(modelAmount: number): number {
+  return modelAmount - 950;
 }
 
 /** The turn a request is for, from the history (so a model in a fresh process continues where the log stops). */
@@ -85,11 +97,11 @@ function turnOf(request: ModelRequest): number {
   return request.messages.filter((message) => message.role === "assistant").length;
 }
 
-export function scenarioModel(turns: number): ScriptedModel {
+export function scenarioModel(turns: number, extended = false): ScriptedModel {
   const step = (request: ModelRequest): ScriptedResponse => {
     const turn = turnOf(request);
     if (turn >= turns) return { text: `done after ${turns} turns` };
-    return { toolCalls: callsOfTurn(turn) };
+    return { toolCalls: callsOfTurn(turn, extended) };
   };
   return new ScriptedModel(Array.from({ length: turns + 2 }, () => step));
 }
@@ -147,10 +159,23 @@ export function scenarioAgent(options: ScenarioOptions): Agent<Deps, string> {
       return { charged: amount };
     },
   });
+  const transfer = tool({
+    name: "transfer",
+    description: "Non-idempotent transfer that needs approval",
+    input: z.object({ amount: z.number() }),
+    needsApproval: true,
+    execute: async ({ amount }, context: RunContext<Deps>) => {
+      const index = callIndex("transfer", context);
+      await windowHook("transfer", "during", index);
+      effect("EFFECT", "transfer", context, String(amount));
+      await windowHook("transfer", "after-effect", index);
+      return { transferred: amount };
+    },
+  });
   return new Agent<Deps, string>({
-    model: scenarioModel(options.turns),
+    model: scenarioModel(options.turns, options.extended),
     instructions: "Durability scenario",
-    tools: [lookup, reserve, charge],
+    tools: options.extended ? [lookup, reserve, charge, transfer] : [lookup, reserve, charge],
     maxIterations: options.turns + 5,
     hooks: {
       preToolUse: async (call) => {
