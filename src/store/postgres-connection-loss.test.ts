@@ -65,6 +65,17 @@ describe.runIf(reachable)("PostgresStore: a terminated connection never kills th
     expect(result).toMatchObject({ interrupted: storeFailure("read"), next: { ok: true } });
   });
 
+  it("the connection drops after the server committed, before the reply: StoreError, the events are there, a blind retry conflicts", async () => {
+    const result = await runPoint("commit-ack-lost");
+    expect(result).toMatchObject({
+      lost: 1,
+      interrupted: storeFailure("append"),
+      seqs: [1, 2],
+      retry: { ok: false, error: { name: "SessionConflictError", code: "session_conflict" } },
+      next: { ok: true },
+    });
+  });
+
   it("during a fork's transaction: StoreError, the fork again works", async () => {
     const result = await runPoint("during-fork");
     expect(result).toMatchObject({ interrupted: storeFailure("fork"), next: { ok: true } });

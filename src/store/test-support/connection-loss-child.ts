@@ -8,6 +8,7 @@
 import pg from "pg";
 import { NousError } from "../../errors/nous-error.js";
 import type { SessionEvent } from "../../session/events.js";
+import { commitAckProxy } from "../../test-support/commit-ack-proxy.js";
 import { PostgresStore } from "../postgres-store.js";
 
 const [point = "", schema = ""] = process.argv.slice(2);
@@ -176,6 +177,21 @@ async function main(): Promise<Record<string, unknown>> {
       const next = await settle(store.append("m", [note(1)], { expectedLastSeq: 0 }));
       await store.close();
       return { interrupted, next };
+    }
+    case "commit-ack-lost": {
+      // Not a terminated backend: the connection drops after the server committed, before the reply.
+      const proxy = await commitAckProxy(storeUrl);
+      const store = await PostgresStore.connect(proxy.url, { schema });
+      await store.append("s", [note(1)], { expectedLastSeq: 0 });
+      proxy.arm();
+      const interrupted = await settle(store.append("s", [note(2)], { expectedLastSeq: 1 }));
+      const seqs = (await store.read("s")).map((event) => event.seq);
+      // A blind retry of the append cannot write it twice: it conflicts.
+      const retry = await settle(store.append("s", [note(2)], { expectedLastSeq: 1 }));
+      const next = await settle(store.append("s", [note(3)], { expectedLastSeq: 2 }));
+      await store.close();
+      await proxy.close();
+      return { lost: proxy.lost, interrupted, seqs, retry, next };
     }
     default:
       throw new Error(`unknown point ${point}`);
