@@ -2,18 +2,21 @@
  * A run whose store fails (a StoreError from a commit: a lost connection, a full disk) stops as a
  * crash would: nothing more is written, the session stays unfinished, a new run is refused until it
  * is resumed, and `agent.resume` (which re-reads the log) finishes it, whether the failed commit
- * landed or not. Checked at every commit of the scenario run, both ways.
+ * landed or not. Checked at every commit of the scenario run, both ways (in memory), and on
+ * PostgreSQL with a COMMIT whose acknowledgement is really lost.
  */
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { NousError } from "../errors/nous-error.js";
-import { SessionStateError } from "../errors/run-errors.js";
+import { SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
 import { StoreError } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { projectDeps } from "../session/projections.js";
 import { MemoryStore } from "../store/memory-store.js";
+import { PostgresStore } from "../store/postgres-store.js";
 import type { SessionStore } from "../store/session-store.js";
-import { countByCall, seqProblems, tempDir } from "./harness.js";
+import { commitAckProxy } from "../test-support/commit-ack-proxy.js";
+import { callIdOf, countByCall, DATABASE_URL, dropSchema, postgresReachable, seqProblems, tempDir } from "./harness.js";
 import { callsOfTurn, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
 
 const TURNS = 3;
@@ -62,7 +65,9 @@ async function countCommits(dir: string): Promise<number> {
 function checkFinished(events: readonly SessionEvent[], effectsFile: string): void {
   expect(seqProblems(events)).toBeUndefined();
   expect(events.at(-1)?.type).toBe("run_completed");
-  expect(events.some((event) => event.type === "run_failed")).toBe(false);
+  // A store failure records nothing (a ToolInDoubtError on the way does record its run_failed).
+  const failed = events.filter((event) => event.type === "run_failed");
+  expect(failed.map((event) => (event.data as { error: { code: string } }).error.code)).not.toContain("store_failure");
   const results = countByCall(events, "tool_result");
   for (const call of ALL_CALLS) expect(results.get(call.id), `results of ${call.id}`).toBe(1);
   const effects = readEffects(effectsFile);
@@ -137,4 +142,86 @@ describe("a run whose store fails stops as a crash would and resumes to completi
       else expect(outcomes).toEqual({ resumed: commits - 1, completedInLog: 0, nothingRecorded: 1 });
     });
   }
+});
+
+const reachable = await postgresReachable();
+const schema = `nous_ackloss_${process.pid}`;
+
+afterAll(async () => {
+  if (reachable) await dropSchema(schema);
+});
+
+/** Arms the proxy before the append that holds an event matching `when`: that commit lands, its acknowledgement is lost. */
+function losingAckOf(inner: SessionStore, arm: () => void, when: (event: SessionEvent) => boolean): SessionStore {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      if (property === "append") {
+        return (...args: Parameters<SessionStore["append"]>) => {
+          if (args[1].some(when)) arm();
+          return target.append(...args);
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe.runIf(reachable)("PostgreSQL: a run whose COMMIT acknowledgement is lost", () => {
+  it("at a charge's intent: the intent landed, the charge never ran; resume treats it as in doubt and runs it once", async () => {
+    const dir = tempDir("ack-lost");
+    const effectsFile = join(dir, "intent.effects");
+    const proxy = await commitAckProxy(DATABASE_URL);
+    const store = await PostgresStore.connect(proxy.url, { schema });
+    try {
+      const isIntent = (event: SessionEvent) => event.type === "tool_call" && callIdOf(event) === "t1_charge";
+      const failing = losingAckOf(store, proxy.arm, isIntent);
+      const agent = () => scenarioAgent({ effectsFile, turns: TURNS });
+      const failure = await agent()
+        .run("Go", { sessionId: "intent", store: failing, deps: { counter: 0 } })
+        .catch((error: unknown) => error);
+      expect(proxy.lost).toBe(1);
+      expect(failure).toBeInstanceOf(StoreError);
+      const log = await store.read("intent");
+      expect(log.at(-1)).toSatisfy(isIntent); // it landed, though the run was told it failed
+      expect(readEffects(effectsFile).filter((line) => line.toolCallId === "t1_charge")).toEqual([]);
+      await expect(agent().run("Again", { sessionId: "intent", store, deps: { counter: 0 } })).rejects.toThrow(
+        SessionStateError,
+      );
+      // A non-idempotent call with an intent and no result: never silently repeated …
+      await expect(agent().resume("intent", { store, deps: { counter: 0 } })).rejects.toThrow(ToolInDoubtError);
+      // … settled by looking at the effects: none, so it runs (once).
+      const result = await agent().resume("intent", {
+        store,
+        deps: { counter: 0 },
+        resolveInDoubt: reconcilePolicy(effectsFile),
+      });
+      expect(result.output).toBe(`done after ${TURNS} turns`);
+      checkFinished(await store.read("intent"), effectsFile);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  it("at the final commit: the run is complete in the log, nothing to resume", async () => {
+    const dir = tempDir("ack-lost");
+    const effectsFile = join(dir, "final.effects");
+    const proxy = await commitAckProxy(DATABASE_URL);
+    const store = await PostgresStore.connect(proxy.url, { schema });
+    try {
+      const failing = losingAckOf(store, proxy.arm, (event) => event.type === "run_completed");
+      const agent = () => scenarioAgent({ effectsFile, turns: TURNS });
+      const failure = await agent()
+        .run("Go", { sessionId: "final", store: failing, deps: { counter: 0 } })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreError);
+      expect((await store.get("final"))?.status).toBe("completed");
+      await expect(agent().resume("final", { store, deps: { counter: 0 } })).rejects.toThrow(SessionStateError);
+      checkFinished(await store.read("final"), effectsFile);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
 });
