@@ -122,9 +122,9 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   }
 
   /**
-   * Continues a session's interrupted run from its log: after a crash, or once its pending
-   * approvals are decided. Calls with a recorded result never run again; a started call without
-   * one re-runs only if its tool is idempotent (see `resolveInDoubt`).
+   * Continues a session's interrupted run from its log: after a crash or a store failure
+   * (`StoreError`), or once its pending approvals are decided. Calls with a recorded result never
+   * run again; a started call without one re-runs only if its tool is idempotent (see `resolveInDoubt`).
    *
    * @example
    * const result = await agent.resume("u42", { store, deps: { db } });

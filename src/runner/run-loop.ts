@@ -19,7 +19,8 @@ export type RunStart =
  * The agent loop: ask the model, resolve the step (run tools, accept a final answer, or ask again),
  * repeat; returns the run's result. A streaming run emits its events through `config.emit`, ending
  * with `run-end`; the stages are plain async functions either way. Every failure is recorded as
- * `run_failed` and rethrown with the log attached.
+ * `run_failed` and rethrown with the log attached, except a store failure: that run is left
+ * unfinished, to be resumed.
  */
 export async function runLoop<D extends object, O>(state: RunState<D, O>, start: RunStart): Promise<RunResult<O, D>> {
   const { runId, hooks, model, signal, options, emit } = state.config;
@@ -87,8 +88,10 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
   } catch (error) {
     // A stream whose reader stopped early just unwinds, as a generator would: nothing is recorded.
     if (error instanceof ConsumerStoppedError) throw error;
-    // A run waiting for approval is paused, not failed: its log ends with the requests.
-    if (!(error instanceof ApprovalPendingError)) {
+    // A run waiting for approval is paused, not failed: its log ends with the requests. A run whose
+    // store failed stops as a crash would: whether its last commit landed is unknown and the store
+    // may not take `run_failed` either, so it stays unfinished and `agent.resume` goes on from the log.
+    if (!(error instanceof ApprovalPendingError) && !isStoreFailure(error)) {
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
       const message = error instanceof Error ? error.message : String(error);
       state.record("run_failed", { runId, error: { code, message } });
@@ -106,6 +109,10 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
     await hooks.sessionEnd?.({ runId, error });
     throw error;
   }
+}
+
+function isStoreFailure(error: unknown): boolean {
+  return NousError.isInstance(error) && error.fault === "store";
 }
 
 async function finish<D extends object, O>(state: RunState<D, O>, output: O): Promise<RunResult<O, D>> {

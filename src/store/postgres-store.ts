@@ -14,6 +14,7 @@ import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { buildListQuery, type ListQueryDialect, type SessionRowColumns } from "./list-query.js";
 import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
+import { guardPool, withClient } from "./postgres-client.js";
 import { migratePostgres, quoteIdentifier } from "./postgres-migrations.js";
 import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, LIFECYCLE_EVENT_TYPES, searchTextOf, statusOf } from "./session-status.js";
@@ -66,11 +67,19 @@ export class PostgresStore implements SessionStore {
   readonly #tables: PostgresTables;
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
+  readonly #unguard: () => void;
   #closed = false;
 
-  private constructor(pool: Pool, ownsPool: boolean, schema: string, options: PostgresStoreOptions) {
+  private constructor(
+    pool: Pool,
+    ownsPool: boolean,
+    unguard: () => void,
+    schema: string,
+    options: PostgresStoreOptions,
+  ) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    this.#unguard = unguard;
     this.schema = schema;
     const quoted = quoteIdentifier(schema);
     this.#tables = { sessions: `${quoted}.sessions`, events: `${quoted}.events` };
@@ -82,7 +91,9 @@ export class PostgresStore implements SessionStore {
 
   /**
    * Connects to a URL (creating a pool the store owns) or uses your pool (left open by `close`),
-   * then creates and migrates the schema.
+   * then creates and migrates the schema. A connection that dies (a terminated backend, a restarted
+   * server) never crashes the process: the call using it fails with `StoreError`, the next call
+   * connects afresh. While the store is open it listens for your pool's `'error'` events.
    *
    * @example
    * const store = await PostgresStore.connect("postgres://localhost/app", { schema: "agents" });
@@ -95,20 +106,15 @@ export class PostgresStore implements SessionStore {
       typeof connection === "string"
         ? new pg.Pool({ connectionString: connection, max: options.poolSize ?? 10 })
         : connection;
-    // An idle client's error (server restart) must not crash the process; the next query reports it.
-    if (ownsPool) pool.on("error", () => undefined);
+    const unguard = guardPool(pool);
     try {
-      const client = await pool.connect();
-      try {
-        await migratePostgres(client, schema);
-      } finally {
-        client.release();
-      }
+      await withClient(pool, (client) => migratePostgres(client, schema));
     } catch (error) {
+      unguard();
       if (ownsPool) await pool.end().catch(() => undefined);
       throw wrap("connect", error);
     }
-    return new PostgresStore(pool, ownsPool, schema, options);
+    return new PostgresStore(pool, ownsPool, unguard, schema, options);
   }
 
   async append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void> {
@@ -245,18 +251,16 @@ export class PostgresStore implements SessionStore {
     this.#closed = true;
     await this.#group?.flush();
     if (this.#ownsPool) await this.#run("close", () => this.#pool.end());
+    else this.#unguard();
   }
 
   /** Commits a batch; when a concurrent writer aborts it, retries the items one by one. */
   async #commit(items: readonly PreparedAppend[], attempt = 0): Promise<BatchOutcome[]> {
     let failure: unknown;
-    const client = await this.#pool.connect();
     try {
-      return await commitAppendBatch(client, this.#tables, items, this.#now());
+      return await withClient(this.#pool, (client) => commitAppendBatch(client, this.#tables, items, this.#now()));
     } catch (error) {
       failure = error;
-    } finally {
-      client.release();
     }
     const code = (failure as { code?: unknown }).code;
     if (typeof code !== "string" || !RETRYABLE_CODES.has(code)) throw failure;
@@ -291,19 +295,18 @@ export class PostgresStore implements SessionStore {
   }
 
   async #transaction(operation: string, body: (client: PoolClient) => Promise<void>): Promise<void> {
-    await this.#run(operation, async () => {
-      const client = await this.#pool.connect();
-      try {
+    await this.#run(operation, () =>
+      withClient(this.#pool, async (client) => {
         await client.query("BEGIN");
-        await body(client);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+        try {
+          await body(client);
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
+      }),
+    );
   }
 
   async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
