@@ -69,7 +69,8 @@ export class GroupCommit<ITEM> {
         try {
           outcomes = await this.#options.commit(batch.map((waiting) => waiting.item));
         } catch (error) {
-          for (const waiting of batch) waiting.reject(error);
+          // Each caller gets its own copy: a run attaches its log to the error it receives.
+          batch.forEach((waiting, index) => waiting.reject(index === 0 ? error : copyError(error)));
           continue;
         }
         batch.forEach((waiting, index) => {
@@ -82,4 +83,10 @@ export class GroupCommit<ITEM> {
       this.#draining = undefined;
     }
   }
+}
+
+/** A copy of an error object with the same class, fields, message and stack. */
+function copyError(error: unknown): unknown {
+  if (typeof error !== "object" || error === null) return error;
+  return Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error));
 }
