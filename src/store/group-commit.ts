@@ -70,7 +70,7 @@ export class GroupCommit<ITEM> {
           outcomes = await this.#options.commit(batch.map((waiting) => waiting.item));
         } catch (error) {
           // Each caller gets its own copy: a run attaches its log to the error it receives.
-          batch.forEach((waiting, index) => waiting.reject(index === 0 ? error : copyError(error)));
+          for (const [index, waiting] of batch.entries()) waiting.reject(index === 0 ? error : copyError(error));
           continue;
         }
         batch.forEach((waiting, index) => {
