@@ -13,7 +13,13 @@ import { type InDoubtResolver, type RunPersistence, RunState } from "./runner/ru
 import type { AgentOptions, Prompt, RunOptions, RunResult } from "./runner/types.js";
 import { AgentContext } from "./session/agent-context.js";
 import type { RunSeam } from "./session/run-seam.js";
-import { assertNoUnfinishedRun, defaultSessionStore, sessionContext, storePersistence } from "./session-runs.js";
+import {
+  abandonInDoubt,
+  assertNoUnfinishedRun,
+  defaultSessionStore,
+  sessionContext,
+  storePersistence,
+} from "./session-runs.js";
 import type { SessionStore } from "./store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "./sub-agent.js";
 import type { InferSchema, SchemaInput } from "./tools/schema.js";
@@ -177,7 +183,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     if (sessionId !== undefined) {
       store ??= await defaultSessionStore();
       const events = await store.read(sessionId);
-      if (start.type === "prompt") assertNoUnfinishedRun(events, sessionId);
+      let inDoubt: ReadonlySet<string> = new Set();
+      if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
       else {
         resumePoint = analyzeResumePoint(events);
         if (resumePoint === undefined || resumePoint.finished) {
@@ -187,6 +194,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         start = { type: "resume", pending: resumePoint.pending };
       }
       context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+      context = abandonInDoubt(context, inDoubt, sessionId, (name) => this.#tools.get(name)?.idempotent === true);
       persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0);
       storedCount = events.length;
     } else if (start.type === "resume") {

@@ -86,15 +86,13 @@ function stateKeysOf(events: readonly SessionEvent[]): Set<string> {
 }
 
 /**
- * Refuses to start a new run on a session whose last run stopped midway (it must be resumed), or
- * left a call in doubt: a call whose intent was committed and whose result was not may have had its
- * effect, and a new run would abandon it with no result in the history. Settle it first with
- * `agent.resume(sessionId, { resolveInDoubt })`.
+ * Refuses to start a new run on a session whose last run stopped midway (it must be resumed).
+ * Returns the calls the last run left in doubt (intent committed, no result): see `abandonInDoubt`.
  */
-export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId: string): void {
+export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId: string): ReadonlySet<string> {
   for (let index = events.length - 1; index >= 0; index--) {
     const type = events[index]?.type;
-    if (type === "run_completed") return;
+    if (type === "run_completed") return new Set();
     if (type === "run_failed") break;
     if (type === "run_started" || type === "run_resumed") {
       throw new SessionStateError({
@@ -102,11 +100,53 @@ export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId
       });
     }
   }
-  const inDoubt = analyzeResumePoint(events)?.resume.inDoubt;
-  if (inDoubt !== undefined && inDoubt.size > 0) {
-    const ids = [...inDoubt].map((id) => `"${id}"`).join(", ");
+  return analyzeResumePoint(events)?.resume.inDoubt ?? new Set();
+}
+
+/**
+ * Settles the calls a failed run left in doubt before a new run starts, or refuses the run. A call
+ * of an idempotent tool (running it again is harmless, so abandoning it is too) is recorded as
+ * abandoned — a `tool_call_abandoned` event, then an error result the model can read — so the
+ * history stays valid. Any other may have had its effect: the new run is refused until
+ * `agent.resume(sessionId, { resolveInDoubt })` settles it.
+ */
+export function abandonInDoubt<D extends object>(
+  context: AgentContext<D>,
+  inDoubt: ReadonlySet<string>,
+  sessionId: string,
+  idempotent: (toolName: string) => boolean,
+): AgentContext<D> {
+  if (inDoubt.size === 0) return context;
+  const calls = new Map<string, string>();
+  for (const event of context.log.events) {
+    const data = event.data as { toolCallId?: string; toolName?: string; parentToolCallId?: string };
+    if (
+      event.type === "tool_call" &&
+      data.parentToolCallId === undefined &&
+      data.toolCallId &&
+      inDoubt.has(data.toolCallId)
+    ) {
+      calls.set(data.toolCallId, data.toolName ?? "");
+    }
+  }
+  const unsafe = [...calls].filter(([, toolName]) => !idempotent(toolName));
+  if (unsafe.length > 0) {
+    const names = unsafe.map(([id, toolName]) => `"${id}" (${toolName})`).join(", ");
     throw new SessionStateError({
-      message: `Session "${sessionId}" has a tool call in doubt (${ids}: started, no recorded result): settle it with agent.resume("${sessionId}", { resolveInDoubt }) before a new run`,
+      message: `Session "${sessionId}" has a tool call in doubt: ${names} started and has no recorded result, so it may have had its effect; settle it with agent.resume("${sessionId}", { resolveInDoubt }) before a new run`,
     });
   }
+  let settled = context;
+  for (const [toolCallId, toolName] of calls) {
+    const reason = "interrupted before it finished; abandoned when a new run started";
+    settled = settled.logEvent("tool_call_abandoned", { toolCallId, toolName, reason });
+    settled = settled.addMessage({
+      role: "tool",
+      toolCallId,
+      toolName,
+      result: `Tool call ${reason}.`,
+      isError: true,
+    });
+  }
+  return settled;
 }

@@ -248,6 +248,53 @@ describe("a call in doubt must be settled before the session runs again", () => 
   });
 });
 
+describe("a cancelled call", () => {
+  const started: string[] = [];
+  const slow = (idempotent: boolean) =>
+    tool({
+      name: idempotent ? "look" : "pay",
+      description: "x",
+      input: z.object({}),
+      idempotent,
+      execute: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          started.push(context.toolCallId ?? "");
+          context.signal.addEventListener("abort", () => reject(context.signal.reason));
+        }),
+    });
+
+  async function cancelled(idempotent: boolean) {
+    const store = new MemoryStore();
+    const name = idempotent ? "look" : "pay";
+    const model = new ScriptedModel([{ toolCalls: [{ id: "x1", name }] }, { text: "next answer" }]);
+    const agent = new Agent({ model, tools: [slow(idempotent)] });
+    const controller = new AbortController();
+    started.length = 0;
+    const running = agent.run("go", { sessionId: "c", store, signal: controller.signal });
+    while (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    controller.abort();
+    await expect(running).rejects.toThrow(/cancel/i);
+    return { agent, store };
+  }
+
+  it("of an idempotent tool is abandoned with an event and an error result when a new run starts", async () => {
+    const { agent, store } = await cancelled(true);
+    const next = await agent.run("and now?", { sessionId: "c", store });
+    expect(next.output).toBe("next answer");
+    const log = await store.read("c");
+    const abandoned = log.findIndex((event) => event.type === "tool_call_abandoned");
+    expect(log[abandoned]?.data).toMatchObject({ toolCallId: "x1", toolName: "look" });
+    expect(log[abandoned + 1]).toMatchObject({ type: "tool_result", data: { toolCallId: "x1", isError: true } });
+    expect(log[abandoned + 2]?.type).toBe("run_started");
+    checkProjections(next, {});
+  });
+
+  it("of a tool with effects stays in doubt: a new run is refused", async () => {
+    const { agent, store } = await cancelled(false);
+    await expect(agent.run("and now?", { sessionId: "c", store })).rejects.toThrow(SessionStateError);
+  });
+});
+
 describe("a value that cannot be recorded is an error result at its call", () => {
   function deep(levels: number): unknown {
     let value: unknown = "leaf";

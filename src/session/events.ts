@@ -56,6 +56,10 @@ export interface EventDataMap {
     readonly parentToolCallId?: string;
     readonly depth?: number;
   };
+  /** A resume of an interrupted run (crash, approval, in doubt) began. */
+  run_resumed: { readonly runId: string };
+  /** A call left in doubt (intent, no result) of an idempotent tool, given up when a new run started. */
+  tool_call_abandoned: { readonly toolCallId: string; readonly toolName: string; readonly reason: string };
   run_completed: { readonly runId: string; readonly output?: unknown };
   run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
 }

@@ -29,6 +29,8 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "approval_requested":
     case "approval_decided":
     case "run_started":
+    case "run_resumed":
+    case "tool_call_abandoned":
     case "run_completed":
     case "run_failed":
       return undefined;
