@@ -11,6 +11,7 @@ import type { AnyTool } from "../tools/tool.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
 import { createSeam } from "./nested-call.js";
+import type { NestedJournalEntry } from "./nested-journal.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 
@@ -65,6 +66,8 @@ export interface ResumeInfo {
   readonly decided: ReadonlyMap<string, { approved: boolean; args?: unknown; reason?: string }>;
   /** Approvals requested and not yet decided. */
   readonly pending: ReadonlySet<string>;
+  /** The nested calls of the turn, by id: a re-run parent replays them from here (see `Tool.replayable`). */
+  readonly nested?: ReadonlyMap<string, NestedJournalEntry>;
 }
 
 /**
@@ -78,6 +81,10 @@ export class RunState<D extends object, O> {
   outputFailures = 0;
   readonly toolFailures = new Map<string, number>();
   resume: ResumeInfo | undefined;
+  /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
+  readonly replayedNested = new Set<string>();
+  /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */
+  #halted: Error | undefined;
   /** Events the store has acknowledged, and events sent or queued to it (the log's first n). */
   #committed: number;
   #queued: number;
@@ -141,6 +148,31 @@ export class RunState<D extends object, O> {
     );
     this.#tail = tail;
     return tail;
+  }
+
+  /**
+   * Stops the run from inside a tool: a nested call that is in doubt, diverged from the log or could
+   * not commit its intent. The calling tool may catch what it is thrown (code mode turns it into a
+   * program error), so the run rethrows the first such error as soon as the tool returns, and every
+   * later nested call is refused with it. Returns the error to throw.
+   */
+  halt(error: unknown): unknown {
+    this.#halted ??= error instanceof Error ? error : new Error(String(error));
+    return error;
+  }
+
+  /** Throws the error the run was halted with, if any. */
+  throwIfHalted(): void {
+    if (this.#halted !== undefined) throw this.#halted;
+  }
+
+  /**
+   * The current deps are handed to code that may keep them while the run folds more updates (a
+   * nested call's parent, the other calls of a parallel turn): from now on the run copies before it
+   * writes, so what they hold never changes under them.
+   */
+  shareDeps(): void {
+    this.#forgetOwned();
   }
 
   /** Records a bookkeeping event. */

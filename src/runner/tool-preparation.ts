@@ -89,7 +89,7 @@ async function prepareChecked<D extends object, O>(
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
   let rerun = false;
   if (state.resume?.inDoubt.has(call.toolCallId)) {
-    if (!tool.idempotent) {
+    if (!tool.idempotent && !tool.replayable) {
       const settled = await state.config.resolveInDoubt?.({ ...identity, args: args.value });
       if (settled === undefined) throw new ToolInDoubtError({ ...identity, args: args.value });
       if (settled.type === "result") {
