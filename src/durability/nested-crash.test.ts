@@ -168,7 +168,7 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
     const sessionId = `last-${window}`;
     const { effects, log } = await crashAt(sessionId, `prog.4:${window}`);
     for (const id of ["prog.1", "prog.2", "prog.3"]) expect(countByCall(log, "tool_call_result").get(id), id).toBe(1);
-    const before = new Map(NESTED_CALLS.map((call) => [call.id, effectsOf(effects, call.id).length]));
+    const before = new Map<string, number>(NESTED_CALLS.map((call) => [call.id, effectsOf(effects, call.id).length]));
     const decided: string[] = [];
     const result = await nestedAgent({ effectsFile: effects }).resume(sessionId, {
       store,

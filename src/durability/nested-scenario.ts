@@ -55,7 +55,7 @@ export function parseNestedPause(text: string | undefined): NestedPause | undefi
 export function nestedAgent(options: { effectsFile: string; pause?: NestedPause }): Agent<NestedDeps, string> {
   const { effectsFile, pause } = options;
   const windowHook = async (context: RunContext<NestedDeps>, window: NestedWindow) => {
-    if (pause?.id === context.toolCallId && pause.window === window) await hang(window);
+    if (pause !== undefined && pause.id === context.toolCallId && pause.window === window) await hang(window);
   };
   const effect = (kind: "EFFECT" | "READ", toolName: string, context: RunContext<NestedDeps>, key: string) =>
     appendFileSync(effectsFile, `${kind} ${toolName} ${context.toolCallId} ${key}\n`);
