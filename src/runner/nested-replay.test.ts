@@ -55,7 +55,7 @@ function payAgent(plan: Plan, effects: string[], crashAfter?: { id: string; cras
     input: z.object({ amount: z.number() }),
     execute: ({ amount }, context) => {
       effects.push(`charge ${context.toolCallId} ${amount}`);
-      if (crashAfter?.id === context.toolCallId) crashAfter.crash();
+      if (crashAfter !== undefined && crashAfter.id === context.toolCallId) crashAfter.crash();
       return { result: { charged: amount }, update: ContextUpdate.new().append("charges", amount) };
     },
   });
