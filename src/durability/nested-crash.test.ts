@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolInDoubtError } from "../errors/run-errors.js";
 import type { InDoubtResolver } from "../runner/run-state.js";
+import type { RunResult } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
-import { projectDeps } from "../session/projections.js";
+import { projectDeps, projectUsage } from "../session/projections.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { countByCall, runChild, seqProblems, tempDir } from "./harness.js";
 import { NESTED_CALLS, type NestedDeps, nestedAgent } from "./nested-scenario.js";
@@ -61,16 +62,20 @@ function checkIntents(log: readonly SessionEvent[], effects: string): void {
   }
 }
 
-/** The completed session: one result per nested call, deps = the log's projection = an uncrashed run's. */
-async function checkCompleted(sessionId: string, deps: NestedDeps): Promise<SessionEvent[]> {
+/**
+ * The completed session: one result per nested call, deps = the log's projection = an uncrashed
+ * run's, usage = the log's count (every intent, re-runs included).
+ */
+async function checkCompleted(sessionId: string, result: RunResult<string, NestedDeps>): Promise<SessionEvent[]> {
   const log = await store.read(sessionId);
   expect(seqProblems(log)).toBeUndefined();
   expect(log.at(-1)?.type).toBe("run_completed");
   const results = countByCall(log, "tool_call_result");
   for (const call of NESTED_CALLS) expect(results.get(call.id), call.id).toBe(1);
   expect(countByCall(log, "tool_result").get("prog")).toBe(1);
-  expect(projectDeps(log, {})).toEqual(deps);
-  expect(deps).toEqual(uncrashed);
+  expect(projectDeps(log, {})).toEqual(result.deps);
+  expect(result.deps).toEqual(uncrashed);
+  expect(projectUsage(log)).toEqual(result.usage);
   return log;
 }
 
@@ -123,7 +128,7 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
     const result = await agent.resume(sessionId, { store, deps: {}, resolveInDoubt: reconcile(effects, decided) });
     expect(result.output).toBe("paid");
     expect(decided).toEqual(["prog.3"]);
-    const after = await checkCompleted(sessionId, result.deps);
+    const after = await checkCompleted(sessionId, result);
     checkIntents(after, effects);
     expect(effectsOf(effects, "prog.1")).toHaveLength(1);
     expect(effectsOf(effects, "prog.2")).toHaveLength(1);
@@ -149,7 +154,7 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
       resolveInDoubt: reconcile(effects, decided),
     });
     expect(decided).toEqual([]); // idempotent: no one is asked
-    const after = await checkCompleted(sessionId, result.deps);
+    const after = await checkCompleted(sessionId, result);
     checkIntents(after, effects);
     const reserved = effectsOf(effects, "prog.2");
     expect(reserved).toHaveLength(2);
@@ -176,7 +181,7 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
       resolveInDoubt: reconcile(effects, decided),
     });
     expect(decided).toEqual([]);
-    const after = await checkCompleted(sessionId, result.deps);
+    const after = await checkCompleted(sessionId, result);
     checkIntents(after, effects);
     for (const id of ["prog.1", "prog.2", "prog.3"]) expect(effectsOf(effects, id).length, id).toBe(before.get(id));
     expect(effectsOf(effects, "prog.4")).toHaveLength(1);

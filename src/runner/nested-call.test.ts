@@ -228,6 +228,82 @@ describe("the run seam", () => {
     expect(executed).toBe(0);
   });
 
+  it("never changes deps a running tool holds: a parallel call keeps the turn's deps while a nested update folds", async () => {
+    let nestedDone!: () => void;
+    const folded = new Promise<void>((resolve) => {
+      nestedDone = resolve;
+    });
+    const set = tool({
+      name: "set",
+      description: "x",
+      input: z.object({ n: z.number() }),
+      // Returns an update without reading deps, so the run would otherwise write in place.
+      execute: ({ n }) => ({ result: n, update: ContextUpdate.new().set("counter", n) }),
+    });
+    const nestOnce = tool({
+      name: "nest_once",
+      description: "x",
+      input: z.object({}),
+      execute: async (_args, context) => {
+        await context.seam?.callTool({
+          toolName: "set",
+          args: { n: 2 },
+          parentToolCallId: context.toolCallId ?? "",
+          toolCallId: `${context.toolCallId}.1`,
+        });
+        nestedDone();
+        return "nested";
+      },
+    });
+    const peek = tool({
+      name: "peek",
+      description: "x",
+      input: z.object({}),
+      execute: async (_args, context) => {
+        await folded;
+        return (context.deps as { counter?: number }).counter;
+      },
+    });
+    const model = new ScriptedModel([
+      { toolCalls: [{ id: "a", name: "set", args: { n: 1 } }] },
+      {
+        toolCalls: [
+          { id: "n", name: "nest_once", args: {} },
+          { id: "p", name: "peek", args: {} },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const agent = new Agent({ model, tools: [set, nestOnce, peek], parallelToolCalls: true });
+    const result = await runChecked(agent, "go");
+    const peeked = result.messages.find((message) => message.role === "tool" && message.toolCallId === "p");
+    expect((peeked as { result: unknown }).result).toBe(1);
+    expect(result.deps).toEqual({ counter: 2 });
+  });
+
+  it("records the arguments a hook changed, with the requested ones beside them", async () => {
+    const calls = [{ name: "add", args: { a: 1, b: 2 } }];
+    const model = new ScriptedModel([{ toolCalls: [{ id: "d", name: "dispatch", args: { calls } }] }, { text: "ok" }]);
+    const agent = new Agent({
+      model,
+      tools: [dispatcher, add],
+      hooks: {
+        preToolUse: (call) =>
+          call.toolName === "add" ? { type: "modify", args: { ...(call.args as object), b: 20 } } : undefined,
+      },
+    });
+    const result = await runChecked(agent, "go");
+    const intent = result.log.find((event) => event.type === "tool_call" && dataOf(event).toolCallId === "d.0");
+    expect(intent?.data).toEqual({
+      toolCallId: "d.0",
+      toolName: "add",
+      parentToolCallId: "d",
+      args: { a: 1, b: 20 },
+      requestedArgs: { a: 1, b: 2 },
+    });
+    expect(result.deps).toEqual({ sums: [21] });
+  });
+
   it("enforces the sub-agent depth limit", async () => {
     const leaf = new Agent({ model: new ScriptedModel([]), maxDepth: 1 });
     const nest = tool({

@@ -14,6 +14,7 @@ import type { NestedCallOutcome } from "../session/run-seam.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { tool } from "../tools/tool.js";
+import type { AgentHooks } from "./types.js";
 
 /** A store that fails every append once `crash()` was called, until `recover()`. */
 function crashableStore() {
@@ -48,7 +49,12 @@ type Plan = { calls: { name: string; args: unknown }[] };
  * An agent whose one model call is `pay` (replayable: its effects are its nested calls), which makes
  * the nested calls `plan.calls` says, one after another, with ids `pay.1`, `pay.2`, …
  */
-function payAgent(plan: Plan, effects: string[], crashAfter?: { id: string; crash: () => void }) {
+function payAgent(
+  plan: Plan,
+  effects: string[],
+  crashAfter?: { id: string; crash: () => void },
+  hooks: AgentHooks<Record<string, unknown>> = {},
+) {
   const charge = tool({
     name: "charge",
     description: "x",
@@ -87,7 +93,7 @@ function payAgent(plan: Plan, effects: string[], crashAfter?: { id: string; cras
           : { toolCalls: [{ id: "pay", name: "pay", args: {} }] },
     ),
   );
-  return new Agent({ model, tools: [pay, charge] });
+  return new Agent({ model, tools: [pay, charge], hooks });
 }
 
 const charges = (...amounts: number[]): Plan => ({
@@ -95,10 +101,10 @@ const charges = (...amounts: number[]): Plan => ({
 });
 
 /** Runs the plan until the store "crashes" right after the effect of nested call `id`. */
-async function crashedSession(plan: Plan, id: string) {
+async function crashedSession(plan: Plan, id: string, hooks?: AgentHooks<Record<string, unknown>>) {
   const { store, crash, recover } = crashableStore();
   const effects: string[] = [];
-  await expect(payAgent(plan, effects, { id, crash }).run("go", { sessionId: "s", store })).rejects.toThrow();
+  await expect(payAgent(plan, effects, { id, crash }, hooks).run("go", { sessionId: "s", store })).rejects.toThrow();
   recover();
   return { store, effects };
 }
@@ -202,5 +208,27 @@ describe("resuming a replayable tool's nested calls", () => {
       { toolCallId: "pay.2", toolName: "charge", parentToolCallId: "pay", args: { amount: 2 } },
       { toolCallId: "pay.2", toolName: "charge", parentToolCallId: "pay", args: { amount: 2 }, rerun: true },
     ]);
+  });
+
+  it("matches a call a hook changed by its requested arguments, and re-runs it with the decided ones", async () => {
+    const tenfold: AgentHooks<Record<string, unknown>> = {
+      preToolUse: (call) =>
+        call.toolName === "charge"
+          ? { type: "modify", args: { amount: (call.args as { amount: number }).amount * 10 } }
+          : undefined,
+    };
+    const { store, effects } = await crashedSession(charges(1, 2), "pay.2", tenfold);
+    expect(effects).toEqual(["charge pay.1 10", "charge pay.2 20"]);
+    // Resumed without the hook: the replay still matches (by what the program asked for), and the
+    // call in doubt runs again with the arguments its intent recorded, not re-decided ones.
+    const result = await payAgent(charges(1, 2), effects).resume("s", {
+      store,
+      resolveInDoubt: (call) => {
+        expect(call.args).toEqual({ amount: 20 });
+        return { type: "rerun" };
+      },
+    });
+    expect(effects).toEqual(["charge pay.1 10", "charge pay.2 20", "charge pay.2 20"]);
+    expect(result.deps).toEqual({ charges: [10, 20] });
   });
 });
