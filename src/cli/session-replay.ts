@@ -15,11 +15,14 @@ import { existingSession } from "./sessions-command.js";
 
 type Normalized = { type: string; data: unknown };
 
-/** An event without what legitimately differs between a recording and its replay (times, latency, model name). */
+/**
+ * An event without what legitimately differs between a recording and its replay (times, latency and
+ * durations, model name).
+ */
 function normalize(event: SessionEvent): Normalized {
   const data = event.data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) return { type: event.type, data };
-  const { latencyMs: _latency, model: _model, ...rest } = data as Record<string, unknown>;
+  const { latencyMs: _latency, durationMs: _duration, model: _model, ...rest } = data as Record<string, unknown>;
   return { type: event.type, data: rest };
 }
 

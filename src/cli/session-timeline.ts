@@ -34,7 +34,11 @@ export function summarizeEvent(event: SessionEvent): string {
       return `${data.isError ? "✗ " : ""}${String(data.toolName)}: ${preview(data.result, 80)}`;
     case "tool_call":
     case "approval_requested":
-      return `${String(data.toolName)}(${preview(data.args, 60)}) call ${String(data.toolCallId)}`;
+      return `${String(data.toolName)}(${preview(data.args, 60)}) call ${String(data.toolCallId)}${data.parentToolCallId ? ` in ${String(data.parentToolCallId)}` : ""}${data.rerun ? " (re-run)" : ""}`;
+    case "tool_call_result":
+      return `${data.isError ? "✗ " : ""}${String(data.toolName)}: ${preview(data.result, 80)} (call ${String(data.toolCallId)})`;
+    case "tool_call_refused":
+      return `✗ refused ${String(data.toolName)}(${preview(data.args, 40)}) call ${String(data.toolCallId)}: ${preview(data.error, 60)}`;
     case "context_update": {
       const operations = (data.operations as { op: string; key: string }[]) ?? [];
       const origin = data.origin === "initial" ? "initial deps: " : data.toolName ? `${String(data.toolName)}: ` : "";

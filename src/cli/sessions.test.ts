@@ -137,4 +137,11 @@ describe("nous sessions replay", () => {
     expect(instance.code).toBe(2);
     expect(instance.stderr).toContain("export a factory");
   });
+
+  it("replays a code-mode session, nested calls included (their durations aside)", async () => {
+    const agent = join(FIXTURES, "code-agent.ts");
+    expect((await cli("run", agent, "add up", "--session", "code-1")).code).toBe(0);
+    const data = json(await cli("sessions", "replay", "code-1", agent, "--json"));
+    expect(data).toMatchObject({ sessionId: "code-1", matches: true });
+  });
 });

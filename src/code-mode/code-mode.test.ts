@@ -67,24 +67,27 @@ describe("codeMode through an agent run", () => {
     // each call saw the deps left by the calls before it, in program order
     expect(result.deps.seen).toEqual([[], [1], [1, 3], [1, 3, 6], [1, 3, 6, 10]]);
 
-    const nested = result.log.filter(
+    const intents = result.log.filter(
       (event) => event.type === "tool_call" && "parentToolCallId" in (event.data as object),
     );
-    expect(nested.map((event) => event.data)).toEqual([
-      expect.objectContaining({
-        toolCallId: "prog.1",
-        toolName: "add",
-        parentToolCallId: "prog",
-        args: { a: 0, b: 1 },
-        result: 1,
-      }),
-      expect.objectContaining({ toolCallId: "prog.2", args: { a: 1, b: 2 }, result: 3 }),
-      expect.objectContaining({ toolCallId: "prog.3", args: { a: 3, b: 3 }, result: 6 }),
-      expect.objectContaining({ toolCallId: "prog.4", args: { a: 10, b: 0 }, result: 10 }),
-      expect.objectContaining({ toolCallId: "prog.5", args: { a: 20, b: 0 }, result: 20 }),
+    expect(intents.map((event) => event.data)).toEqual([
+      { toolCallId: "prog.1", toolName: "add", parentToolCallId: "prog", args: { a: 0, b: 1 } },
+      { toolCallId: "prog.2", toolName: "add", parentToolCallId: "prog", args: { a: 1, b: 2 } },
+      { toolCallId: "prog.3", toolName: "add", parentToolCallId: "prog", args: { a: 3, b: 3 } },
+      { toolCallId: "prog.4", toolName: "add", parentToolCallId: "prog", args: { a: 10, b: 0 } },
+      { toolCallId: "prog.5", toolName: "add", parentToolCallId: "prog", args: { a: 20, b: 0 } },
+      { toolCallId: "prog.6", toolName: "echo", parentToolCallId: "prog", args: { text: "hi" } },
+    ]);
+    const results = result.log.filter((event) => event.type === "tool_call_result");
+    expect(results.map((event) => event.data)).toEqual([
+      expect.objectContaining({ toolCallId: "prog.1", toolName: "add", parentToolCallId: "prog", result: 1 }),
+      expect.objectContaining({ toolCallId: "prog.2", result: 3 }),
+      expect.objectContaining({ toolCallId: "prog.3", result: 6 }),
+      expect.objectContaining({ toolCallId: "prog.4", result: 10 }),
+      expect.objectContaining({ toolCallId: "prog.5", result: 20 }),
       expect.objectContaining({ toolCallId: "prog.6", toolName: "echo", result: "hi", isError: false }),
     ]);
-    for (const event of nested) expect(typeof (event.data as { durationMs: unknown }).durationMs).toBe("number");
+    for (const event of results) expect(typeof (event.data as { durationMs: unknown }).durationMs).toBe("number");
     expect(result.log.filter((event) => event.type === "added").map((event) => event.data)).toEqual([
       { a: 0, b: 1 },
       { a: 1, b: 2 },
@@ -97,6 +100,52 @@ describe("codeMode through an agent run", () => {
     expect(tools).toHaveLength(1);
     expect(JSON.stringify(result.messages)).not.toContain("prog.1");
     expect(result.usage.toolCalls).toBe(7);
+  });
+
+  it("journals each call as it happens: intent, update, result, in program order, attributed, at real times", async () => {
+    let clock = Date.parse("2026-03-01T10:00:00.000Z");
+    const tick = tool({
+      name: "tick",
+      description: "x",
+      input: z.object({ n: z.number() }),
+      execute: ({ n }) => {
+        clock += 1000; // each call takes a second of the agent's clock
+        return { result: n, update: ContextUpdate.new().append("ticks", n) };
+      },
+    });
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          {
+            id: "p",
+            name: "run_code",
+            args: {
+              code: "await tools.tick({ n: 1 }); await Promise.all([tools.tick({ n: 2 }), tools.tick({ n: 3 })]); return 'ok';",
+            },
+          },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const agent = new Agent({ model, tools: [tick, codeMode({ tools: [tick] })], now: () => new Date(clock) });
+    const result = await runChecked(agent, "go");
+    const nested = result.log.filter((event) => (event.data as { parentToolCallId?: string }).parentToolCallId === "p");
+    const second = (offset: number) => new Date(Date.parse("2026-03-01T10:00:00.000Z") + offset * 1000).toISOString();
+    expect(nested.map((event) => [event.type, (event.data as { toolCallId: string }).toolCallId, event.at])).toEqual([
+      ["tool_call", "p.1", second(0)],
+      ["context_update", "p.1", second(1)],
+      ["tool_call_result", "p.1", second(1)],
+      ["tool_call", "p.2", second(1)],
+      ["context_update", "p.2", second(2)],
+      ["tool_call_result", "p.2", second(2)],
+      ["tool_call", "p.3", second(2)],
+      ["context_update", "p.3", second(3)],
+      ["tool_call_result", "p.3", second(3)],
+    ]);
+    // Folded once, by the run (the program's own result carries no update).
+    expect(result.deps).toEqual({ ticks: [1, 2, 3] });
+    const parent = result.log.filter((event) => (event.data as { toolCallId?: string }).toolCallId === "p");
+    expect(parent.map((event) => event.type)).toEqual(["tool_call", "tool_result"]);
   });
 
   it("fails closed: a call denied by preToolUse or needing approval throws in the program", async () => {
@@ -120,13 +169,15 @@ describe("codeMode through an agent run", () => {
       2,
     ]);
     expect(result.deps).toEqual({ sums: [2], seen: [[]] });
-    // calls refused before they ran are recorded apart: a `tool_call` event counts as a call in usage
+    // calls refused before they ran are recorded apart, with no intent: a `tool_call` event counts as a call in usage
     const records = result.log.filter((event) => (event.data as { parentToolCallId?: string }).parentToolCallId);
-    expect(records.map((event) => [event.type, (event.data as { isError: boolean }).isError])).toEqual([
-      ["tool_call_refused", true],
-      ["tool_call_refused", true],
-      ["tool_call_refused", true],
-      ["tool_call", false],
+    expect(records.map((event) => [event.type, (event.data as { toolCallId: string }).toolCallId])).toEqual([
+      ["tool_call_refused", "prog.1"],
+      ["tool_call_refused", "prog.2"],
+      ["tool_call_refused", "prog.3"],
+      ["tool_call", "prog.4"],
+      ["context_update", "prog.4"],
+      ["tool_call_result", "prog.4"],
     ]);
     expect(result.usage.toolCalls).toBe(2);
   });

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { ContextUpdate } from "../context/context-update.js";
-import type { ContextOperation } from "../context/operations.js";
-import { ContextUpdateError, DefinitionError } from "../errors/index.js";
+import { DefinitionError } from "../errors/index.js";
 import type { RunContext } from "../session/run-context.js";
 import { checkToolName, type Tool, tool } from "../tools/tool.js";
 import { type DeclaredTool, toolDeclarations } from "./declarations.js";
@@ -28,7 +26,7 @@ export interface CodeModeResult {
   readonly console?: string;
   /**
    * Set when the program failed after some of its tool calls ran: the failure is reported here (not
-   * as an error result) so that those calls' records and updates are kept.
+   * as an error result), since those calls took effect.
    */
   readonly error?: string;
 }
@@ -40,9 +38,12 @@ const input = z.object({
 /**
  * A tool that runs a JavaScript program written by the model in a WebAssembly sandbox (QuickJS in
  * a worker thread), where the allowed tools are async functions on `tools`. Each call the program
- * makes goes through the run like a direct one (validation, hooks, approvals, budget); the calls
- * are recorded as `tool_call` bookkeeping events with their parent, and their updates fold into
- * deps in program order. The model sees only the program's result and its console output.
+ * makes goes through the run like a direct one (validation, hooks, approvals, budget) and is
+ * journaled as it happens: its `tool_call` intent (with `parentToolCallId`, id `<parent>.<n>` in
+ * program order) committed before the tool runs, then its `context_update` (folded into deps) and
+ * `tool_call_result`. The model sees only the program's result and its console output. After a
+ * crash, the resume runs the program again: calls with a recorded result return it without running,
+ * a call in doubt follows the in-doubt rules, under its own id.
  *
  * @example
  * const agent = new Agent({ model, tools: [add, codeMode({ tools: [add] })] });
@@ -70,68 +71,48 @@ export function codeMode<D extends object = Record<string, unknown>>(
     "```",
   ].join("\n\n");
 
-  return tool({
+  return tool<typeof input, CodeModeResult, D>({
     name,
     description,
     input,
-    execute: async ({ code }, context: RunContext<D>) => {
+    // Its only effects are its nested calls, which the run journals: on resume it runs again and
+    // they replay from the log.
+    replayable: true,
+    execute: async ({ code }, context: RunContext<D>): Promise<CodeModeResult> => {
       const seam = context.seam;
       if (seam === undefined) {
         throw new DefinitionError({ message: `Tool "${name}" runs programs inside an agent run only` });
       }
       const allowed = listed ?? seam.toolNames.filter((item) => item !== name);
       const parentToolCallId = context.toolCallId ?? name;
-      let deps: object = context.deps;
-      const operations: ContextOperation[] = [];
       let count = 0;
+      let ran = 0;
 
       const onToolCall = async (toolName: string, args: unknown, signal: AbortSignal): Promise<ToolCallReply> => {
         count += 1;
-        const toolCallId = `${parentToolCallId}.${count}`;
+        // Ids follow program order, so a replay of the program on resume matches them to the log.
         const outcome = await seam.callTool({
           toolName,
           args,
           parentToolCallId,
-          toolCallId,
-          deps,
+          toolCallId: `${parentToolCallId}.${count}`,
           signal: AbortSignal.any([signal, context.signal]),
         });
-        let { result, isError } = outcome;
-        let nested: readonly ContextOperation[] = [];
-        if (!isError && outcome.update !== undefined) {
-          try {
-            deps = outcome.update.toDeps(deps);
-            nested = outcome.update.operations();
-          } catch (error) {
-            if (!(error instanceof ContextUpdateError)) throw error;
-            result = `Tool "${toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
-            isError = true;
-          }
-        }
-        const record = { toolCallId, toolName, parentToolCallId, args, durationMs: outcome.durationMs };
-        operations.push({
-          op: "log_event",
-          // a `tool_call` event counts as a call in the log's usage: a call refused before it ran is not one
-          type: outcome.ran ? "tool_call" : "tool_call_refused",
-          data: isError ? { ...record, isError, error: result } : { ...record, isError, result },
-        });
-        operations.push(...nested);
-        return isError ? { ok: false, error: errorText(result) } : { ok: true, value: result };
+        if (outcome.ran) ran += 1;
+        return outcome.isError ? { ok: false, error: errorText(outcome.result) } : { ok: true, value: outcome.result };
       };
 
       try {
         const run = await runInSandbox({ code, toolNames: allowed, limits, onToolCall, signal: context.signal });
-        const result: CodeModeResult =
-          run.console === "" ? { result: run.value } : { result: run.value, console: run.console };
-        return { result, update: ContextUpdate.fromOperations<D>(operations) };
+        return run.console === "" ? { result: run.value } : { result: run.value, console: run.console };
       } catch (error) {
         const output = consoleOf(error);
         if (error instanceof Error && output !== "") error.message += `\nConsole output before the failure:\n${output}`;
-        if (operations.length === 0 || context.signal.aborted) throw error;
-        // The runner records an update only with a successful result: keep the nested calls' records
-        // and updates by reporting the failure as the result.
+        if (ran === 0 || context.signal.aborted) throw error;
+        // Calls before the failure took effect (they are in the log and in deps): the model is told
+        // so with the failure, not given a bare error.
         const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        return { result: { result: null, error: message }, update: ContextUpdate.fromOperations<D>(operations) };
+        return { result: null, error: message };
       }
     },
   });

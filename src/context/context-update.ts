@@ -49,6 +49,8 @@ export interface UpdatableContext<D, Self> {
 export interface UpdateSource {
   readonly toolCallId?: string;
   readonly toolName?: string;
+  /** The call that made this one, for an update of a nested call (code mode). */
+  readonly parentToolCallId?: string;
   /** "initial" marks the state deps a session started with; absent for tool updates. */
   readonly origin?: "initial";
 }

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import type { SessionEvent } from "../session/events.js";
 
@@ -13,34 +13,38 @@ const childScript = join(here, "crash-child.ts");
 export const repoRoot = join(here, "..", "..");
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-let bundled: string | undefined;
+const bundled = new Map<string, string>();
 
 /**
- * The child as one CommonJS file (esbuild, which tsx ships): it starts ~4× faster than
+ * A child script as one CommonJS file (esbuild, which tsx ships): it starts ~4× faster than
  * `node --import tsx crash-child.ts`. Falls back to tsx when esbuild is not there.
  */
-function childCommand(): string[] {
-  if (bundled === undefined) {
+function childCommand(script: string): string[] {
+  let outfile = bundled.get(script);
+  if (outfile === undefined) {
     try {
       const esbuild = createRequire(import.meta.url)("esbuild") as {
         buildSync(options: Record<string, unknown>): unknown;
       };
-      const outfile = join(tempDir("child"), "crash-child.cjs");
+      outfile = join(tempDir("child"), "child.cjs");
       esbuild.buildSync({
-        entryPoints: [childScript],
+        entryPoints: [script],
         bundle: true,
         platform: "node",
         format: "cjs",
         packages: "external",
         outfile,
         logLevel: "silent",
+        // A CommonJS bundle has no import.meta: modules that resolve packages from it (code mode's
+        // sandbox) resolve from the script's place in the repository.
+        define: { "import.meta.url": JSON.stringify(pathToFileURL(script).href) },
       });
-      bundled = outfile;
     } catch {
-      bundled = "";
+      outfile = "";
     }
+    bundled.set(script, outfile);
   }
-  return bundled ? [bundled] : ["--import", "tsx", childScript];
+  return outfile ? [outfile] : ["--import", "tsx", script];
 }
 
 export function tempDir(prefix: string): string {
@@ -79,6 +83,8 @@ export interface ChildOutcome {
 }
 
 export interface SpawnOptions {
+  /** The child script (default: crash-child.ts). */
+  readonly script?: string;
   readonly args: readonly string[];
   readonly env?: Record<string, string>;
   readonly kill?: KillPlan;
@@ -89,7 +95,7 @@ export interface SpawnOptions {
 /** Runs the crash child and resolves once it exited (by itself or killed). */
 export function runChild(options: SpawnOptions): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...childCommand(), ...options.args], {
+    const child = spawn(process.execPath, [...childCommand(options.script ?? childScript), ...options.args], {
       cwd: repoRoot,
       env: { ...process.env, NODE_PATH: join(repoRoot, "node_modules"), ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -144,3 +144,46 @@ export class ToolInDoubtError extends UserError {
 export class SessionStateError extends UserError {
   readonly code = "session_state";
 }
+
+/** A nested call as the log recorded it or as a replay made it. */
+export interface NestedCallRecord {
+  readonly toolName: string;
+  readonly args: unknown;
+}
+
+/**
+ * A resumed run re-ran a program (code mode, or another replayable tool) and it made a different
+ * nested call than the log holds under that call id — another tool or other arguments — or ended
+ * without making a call the log holds. The run stops rather than guess which effects happened;
+ * nothing past the divergence ran. `recorded` is absent for a call the log does not have, `replayed`
+ * for a recorded call the replay never made.
+ *
+ * @example
+ * try { await agent.resume(id, { store }) } catch (error) {
+ *   if (error instanceof ReplayDivergedError) console.log(error.toolCallId, error.recorded, error.replayed);
+ * }
+ */
+export class ReplayDivergedError extends UserError {
+  readonly code = "replay_diverged";
+  readonly toolCallId: string;
+  readonly parentToolCallId: string;
+  readonly recorded: NestedCallRecord | undefined;
+  readonly replayed: NestedCallRecord | undefined;
+
+  constructor(fields: {
+    toolCallId: string;
+    parentToolCallId: string;
+    recorded?: NestedCallRecord;
+    replayed?: NestedCallRecord;
+  }) {
+    const show = (call: NestedCallRecord | undefined) =>
+      call === undefined ? "no call" : `${call.toolName}(${JSON.stringify(call.args) ?? ""})`;
+    super({
+      message: `Replaying call ${fields.parentToolCallId} diverged from the log at nested call ${fields.toolCallId}: the log has ${show(fields.recorded)}, the replay made ${show(fields.replayed)}`,
+    });
+    this.toolCallId = fields.toolCallId;
+    this.parentToolCallId = fields.parentToolCallId;
+    this.recorded = fields.recorded;
+    this.replayed = fields.replayed;
+  }
+}

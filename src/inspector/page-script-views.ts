@@ -60,7 +60,11 @@ function eventSummary(event) {
     case "tool_result":
       return (data.isError ? "error from " : "") + data.toolName + ": " + short(data.result, 60);
     case "tool_call":
-      return data.toolName + "(" + short(data.args, 50) + ") " + (data.toolCallId || "");
+      return data.toolName + "(" + short(data.args, 50) + ") " + (data.toolCallId || "") + (data.rerun ? " (re-run)" : "");
+    case "tool_call_result":
+      return (data.isError ? "error from " : "") + data.toolName + ": " + short(data.result, 60) + " " + (data.toolCallId || "");
+    case "tool_call_refused":
+      return "refused " + data.toolName + "(" + short(data.args, 40) + "): " + short(data.error, 50);
     case "context_update":
       return (data.origin === "initial" ? "initial deps: " : (data.toolName || "") + ": ") +
         (data.operations || []).map((op) => op.op + " " + op.key).join(", ");
@@ -85,9 +89,13 @@ function eventSummary(event) {
   }
 }
 
-function parentOf(event) {
+function parentOf(event, calls) {
   const data = event.data;
   if (!data || typeof data !== "object") return undefined;
+  // A nested call's own update and result go under its intent; the intent under its parent's call.
+  if (event.type !== "tool_call" && typeof data.parentToolCallId === "string" && calls.has(data.toolCallId)) {
+    return data.toolCallId;
+  }
   return typeof data.parentToolCallId === "string" ? data.parentToolCallId
     : typeof data.parentCallId === "string" ? data.parentCallId : undefined;
 }
@@ -98,7 +106,7 @@ function eventTree(events) {
   const roots = [];
   const nodes = events.map((event) => ({ event, children: [] }));
   for (const node of nodes) {
-    const parent = parentOf(node.event);
+    const parent = parentOf(node.event, calls);
     const owner = parent === undefined ? undefined : calls.get(parent);
     if (owner) owner.children.push(node);
     else roots.push(node);

@@ -1,14 +1,15 @@
 import type { NestedCall, NestedCallOutcome, RunSeam } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
+import { refuseNested, runNested } from "./nested-record.js";
+import { replayNested } from "./nested-replay.js";
 import type { RunState } from "./run-state.js";
-import { checkToolCallLimit } from "./stop-rules.js";
-import { runTool } from "./tool-execution.js";
 
 /**
  * The seam a run hands its tools. A nested call is checked like a direct one — schema, then
  * `preToolUse`, then the approval policy (asked through the approval handler; without one, a call
- * that needs approval fails closed) and the tool-call budget — then run. It records nothing: the
- * calling tool records it (as a `tool_call` log event) and folds its update in program order.
+ * that needs approval fails closed) and the tool-call budget — then run, journaled by the run
+ * itself: its intent committed before the tool runs, its update and result recorded after, in
+ * program order (see `runNested`). A resumed run re-running the parent replays it from the log.
  */
 export function createSeam<D extends object, O>(state: RunState<D, O>): RunSeam {
   return {
@@ -23,55 +24,41 @@ export function createSeam<D extends object, O>(state: RunState<D, O>): RunSeam 
 }
 
 async function callNested<D extends object, O>(state: RunState<D, O>, call: NestedCall): Promise<NestedCallOutcome> {
+  // A run stopped by an earlier nested call starts nothing more.
+  state.throwIfHalted();
   const started = performance.now();
-  let ran = false;
-  const done = (result: unknown, isError: boolean, update?: NestedCallOutcome["update"]): NestedCallOutcome => ({
-    result: result === undefined ? null : result,
-    isError,
-    ran,
-    ...(update ? { update } : {}),
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-  });
   const { tools, hooks, options } = state.config;
   const tool = tools.get(call.toolName);
+  const replayed = replayNested(state, call, tool, started);
+  if (replayed !== undefined) return replayed;
+  const refuse = (error: string) => refuseNested(state, call, error, started);
   if (tool === undefined)
-    return done(`Unknown tool "${call.toolName}". Available tools: ${[...tools.keys()].join(", ")}.`, true);
+    return refuse(`Unknown tool "${call.toolName}". Available tools: ${[...tools.keys()].join(", ")}.`);
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
-  const context = state.runContext({ ...identity, deps: call.deps as D });
+  const context = state.runContext(identity);
   let checked = await tool.schema.validate(call.args);
-  if (!checked.ok) return done(`Invalid arguments for tool "${tool.name}": ${checked.issues}`, true);
+  if (!checked.ok) return refuse(`Invalid arguments for tool "${tool.name}": ${checked.issues}`);
 
   const decision = await hooks.preToolUse?.({ ...identity, args: checked.value }, context);
-  if (decision?.type === "deny") return done(`Tool call denied: ${decision.reason}`, true);
+  if (decision?.type === "deny") return refuse(`Tool call denied: ${decision.reason}`);
   if (decision?.type === "modify") {
     checked = await tool.schema.validate(decision.args);
-    if (!checked.ok) return done(`Invalid arguments for tool "${tool.name}": ${checked.issues}`, true);
+    if (!checked.ok) return refuse(`Invalid arguments for tool "${tool.name}": ${checked.issues}`);
   }
 
   const needsApproval =
     typeof tool.needsApproval === "function" ? await tool.needsApproval(checked.value, context) : tool.needsApproval;
   if (needsApproval) {
     if (options.approvalHandler === undefined) {
-      return done(`Tool "${tool.name}" needs approval, which a nested call cannot wait for; it was not run.`, true);
+      return refuse(`Tool "${tool.name}" needs approval, which a nested call cannot wait for; it was not run.`);
     }
     const answer = await options.approvalHandler({ ...identity, args: checked.value }, context);
     if (answer.type === "reject")
-      return done(`The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`, true);
+      return refuse(`The user rejected this tool call${answer.reason ? `: ${answer.reason}` : "."}`);
     if (answer.type === "edit") {
       checked = await tool.schema.validate(answer.args);
-      if (!checked.ok) return done(`Invalid arguments for tool "${tool.name}": ${checked.issues}`, true);
+      if (!checked.ok) return refuse(`Invalid arguments for tool "${tool.name}": ${checked.issues}`);
     }
   }
-
-  checkToolCallLimit(state);
-  state.usage = addUsage(state.usage, { toolCalls: 1 });
-  ran = true;
-  const outcome = await runTool(state, tool, call.toolCallId, checked.value, call.deps as D, call.signal);
-  let result: unknown = outcome.result === undefined ? null : outcome.result;
-  const replaced = await hooks.postToolUse?.(
-    { ...identity, args: checked.value, result, isError: outcome.isError },
-    context,
-  );
-  if (replaced) result = replaced.result;
-  return done(result, outcome.isError, outcome.isError ? undefined : (outcome.update as NestedCallOutcome["update"]));
+  return runNested(state, tool, call, checked.value, started, false);
 }

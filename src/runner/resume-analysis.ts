@@ -4,6 +4,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { projectUsage } from "../session/projections.js";
 import type { Usage } from "../session/usage.js";
+import { readNestedJournal } from "./nested-journal.js";
 import type { ResumeInfo } from "./run-state.js";
 
 /** What the log of a session says about its last run, for resuming it. */
@@ -51,7 +52,7 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
       args?: unknown;
       reason?: string;
     };
-    if (data.parentToolCallId !== undefined) continue; // a nested call, recorded by its parent tool
+    if (data.parentToolCallId !== undefined) continue; // a nested call: in the journal below
     if (event.type === "tool_result" && data.toolCallId) results.add(data.toolCallId);
     if (event.type === "tool_call" && data.toolCallId) intents.set(data.toolCallId, data.args);
     if (event.type === "approval_requested" && data.toolCallId) requested.add(data.toolCallId);
@@ -62,7 +63,13 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
   }
   const inDoubt = new Set([...intents.keys()].filter((id) => !results.has(id)));
   const pendingApprovals = new Set([...requested].filter((id) => !decided.has(id)));
-  const resume: ResumeInfo = { inDoubt, intentArgs: intents, decided, pending: pendingApprovals };
+  const resume: ResumeInfo = {
+    inDoubt,
+    intentArgs: intents,
+    decided,
+    pending: pendingApprovals,
+    nested: readNestedJournal(after),
+  };
   if (lastAssistant === -1 || askedAgain) return { runId, finished, pending: undefined, resume, iteration, usage };
   const assistant = run[lastAssistant]?.data as { content: readonly AssistantPart[] };
   const content = assistant.content.filter((part) => part.type !== "tool-call" || !results.has(part.toolCallId));

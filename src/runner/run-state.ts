@@ -11,6 +11,7 @@ import type { AnyTool } from "../tools/tool.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
 import { createSeam } from "./nested-call.js";
+import type { NestedJournalEntry } from "./nested-journal.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 
@@ -84,6 +85,8 @@ export interface ResumeInfo {
   readonly decided: ReadonlyMap<string, { approved: boolean; args?: unknown; reason?: string }>;
   /** Approvals requested and not yet decided. */
   readonly pending: ReadonlySet<string>;
+  /** The nested calls of the turn, by id: a re-run parent replays them from here (see `Tool.replayable`). */
+  readonly nested?: ReadonlyMap<string, NestedJournalEntry>;
 }
 
 /**
@@ -97,7 +100,15 @@ export class RunState<D extends object, O> {
   outputFailures = 0;
   readonly toolFailures = new Map<string, number>();
   resume: ResumeInfo | undefined;
+  /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
+  readonly replayedNested = new Set<string>();
+  /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */
+  #halted: Error | undefined;
+  /** Events the store has acknowledged, and events sent or queued to it (the log's first n). */
   #committed: number;
+  #queued: number;
+  /** The last commit asked for: each one starts after the one before it is committed. */
+  #tail: Promise<void> | undefined;
   #seam: RunSeam | undefined;
   /** What this run's folds built and no one has read since: written in place by the next fold. */
   #owned = new WeakSet<object>();
@@ -112,29 +123,75 @@ export class RunState<D extends object, O> {
     this.context = context;
     this.usage = context.usage;
     this.#committed = context.log.length;
+    this.#queued = this.#committed;
   }
 
   /** Marks the first `count` events of the log as already committed (they came from the store). */
   markCommitted(count: number): void {
     this.#committed = count;
+    this.#queued = count;
   }
 
   /**
-   * Commits every event recorded since the last commit. Returns `undefined` when there is nothing
-   * to wait for (no persistence, or nothing new), so the hot path of a run without a store skips
-   * an await: `const committing = state.commit(); if (committing) await committing;`.
+   * Commits every event recorded since the last commit; resolves once the store has them and every
+   * event recorded before. Commits are chained: one may be asked for while another is in flight (a
+   * nested call of a program, parallel tool calls), and each batch is sent only after the one before
+   * it is committed, so no event is sent twice or out of order; a failed batch fails every batch
+   * queued behind it, and the next commit starts again from what the store has. Returns `undefined` when there is nothing to wait for (no persistence, or
+   * everything committed), so the hot path of a run without a store skips an await:
+   * `const committing = state.commit(); if (committing) await committing;`.
    */
   commit(): Promise<void> | undefined {
+    const persistence = this.config.persistence;
+    if (persistence === undefined) return undefined;
     const log = this.context.log;
-    if (this.config.persistence === undefined || log.length === this.#committed) return undefined;
-    return this.#flush(this.config.persistence, log);
+    if (log.length === this.#queued) return this.#committed === this.#queued ? undefined : this.#tail;
+    const events: SessionEvent[] = [];
+    for (let index = this.#queued; index < log.length; index++) events.push(log.at(index) as SessionEvent);
+    const end = log.length;
+    this.#queued = end;
+    const previous = this.#tail;
+    const sent = previous === undefined ? persistence.commit(events) : previous.then(() => persistence.commit(events));
+    const tail: Promise<void> = sent.then(
+      () => {
+        this.#committed = end;
+      },
+      (error: unknown) => {
+        // The last batch of a failed chain: a later commit starts again from what the store has.
+        if (this.#tail === tail) {
+          this.#queued = this.#committed;
+          this.#tail = undefined;
+        }
+        throw error;
+      },
+    );
+    this.#tail = tail;
+    return tail;
   }
 
-  async #flush(persistence: RunPersistence, log: AgentContext<D>["log"]): Promise<void> {
-    const events: SessionEvent[] = [];
-    for (let index = this.#committed; index < log.length; index++) events.push(log.at(index) as SessionEvent);
-    await persistence.commit(events);
-    this.#committed = log.length;
+  /**
+   * Stops the run from inside a tool: a nested call that is in doubt, diverged from the log or could
+   * not commit its intent. The calling tool may catch what it is thrown (code mode turns it into a
+   * program error), so the run rethrows the first such error as soon as the tool returns, and every
+   * later nested call is refused with it. Returns the error to throw.
+   */
+  halt(error: unknown): unknown {
+    this.#halted ??= error instanceof Error ? error : new Error(String(error));
+    return error;
+  }
+
+  /** Throws the error the run was halted with, if any. */
+  throwIfHalted(): void {
+    if (this.#halted !== undefined) throw this.#halted;
+  }
+
+  /**
+   * The current deps are handed to code that may keep them while the run folds more updates (a
+   * nested call's parent, the other calls of a parallel turn): from now on the run copies before it
+   * writes, so what they hold never changes under them.
+   */
+  shareDeps(): void {
+    this.#forgetOwned();
   }
 
   /** Records a bookkeeping event. */

@@ -6,6 +6,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
+import { checkReplayComplete } from "./nested-journal.js";
 import type { RunState } from "./run-state.js";
 import {
   failure,
@@ -63,7 +64,14 @@ function invoke<D extends object, O>(
   prepared: Extract<PreparedCall<D>, { type: "run" }>,
   deps: D,
 ): Outcome<D> | Promise<Outcome<D>> {
-  return runTool(state, prepared.tool, prepared.call.toolCallId, prepared.args, deps);
+  const { toolCallId } = prepared.call;
+  const outcome = runTool(state, prepared.tool, toolCallId, prepared.args, deps);
+  // A call re-run on resume must have replayed every nested call the log holds under it.
+  if (state.resume?.nested === undefined || state.resume.nested.size === 0) return outcome;
+  return Promise.resolve(outcome).then((value) => {
+    checkReplayComplete(state, toolCallId);
+    return value;
+  });
 }
 
 /**
@@ -90,13 +98,16 @@ export function runTool<D extends object, O>(
     scope.dispose();
     return toOutcome<D>(returned);
   }
+  // A nested call that stopped the run (see `RunState.halt`) wins over whatever the tool made of it.
   return raceAbort(Promise.resolve(returned), scope.signal).then(
     (value) => {
       scope.dispose();
+      state.throwIfHalted();
       return toOutcome<D>(value);
     },
     (error: unknown) => {
       scope.dispose();
+      state.throwIfHalted();
       return failedOutcome(state, tool, scope, error);
     },
   );

@@ -142,7 +142,8 @@ async function settleInDoubt<D extends object, O>(
 ): Promise<PreparedCall<D>> {
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
   const args = state.resume?.intentArgs.get(call.toolCallId);
-  if (!tool.idempotent) {
+  // A replayable tool journals its effects through nested calls: re-running it replays them.
+  if (!tool.idempotent && !tool.replayable) {
     const settled = await state.config.resolveInDoubt?.({ ...identity, args });
     if (settled === undefined) throw new ToolInDoubtError({ ...identity, args });
     if (settled.type === "result") {

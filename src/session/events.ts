@@ -22,15 +22,41 @@ export interface EventDataMap {
     readonly isError: boolean;
   };
   system_message: { readonly content: string };
+  /** The intent of a call, committed before it runs; a nested call (code mode) names its parent. */
   tool_call: {
     readonly toolCallId: string;
     readonly toolName: string;
     readonly args: unknown;
     readonly parentToolCallId?: string;
+    /** A nested call's arguments as its caller passed them, when they differ from `args` (a schema default, a hook, an edit). */
+    readonly requestedArgs?: unknown;
+    /** Set when a resumed run runs a call in doubt again. */
+    readonly rerun?: boolean;
+  };
+  /** The result of a nested call (bookkeeping: only the parent's `tool_result` reaches the model). */
+  tool_call_result: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly parentToolCallId: string;
+    readonly result: unknown;
+    readonly isError: boolean;
+    readonly durationMs: number;
+  };
+  /** A nested call refused before it ran (unknown tool, invalid arguments, denied, not approved): no intent, no effect. */
+  tool_call_refused: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly parentToolCallId: string;
+    readonly args: unknown;
+    readonly isError: true;
+    readonly error: unknown;
+    readonly durationMs: number;
   };
   context_update: {
     readonly toolCallId?: string;
     readonly toolName?: string;
+    /** Set when the update came from a nested call. */
+    readonly parentToolCallId?: string;
     readonly operations: readonly DepsOperation[];
   };
   model_request: { readonly model: string; readonly iteration: number; readonly messageCount: number };
@@ -94,6 +120,8 @@ const surface = new Set<string>(SURFACE_EVENT_TYPES);
 const builtin = new Set<string>([
   ...SURFACE_EVENT_TYPES,
   "tool_call",
+  "tool_call_result",
+  "tool_call_refused",
   "context_update",
   "model_request",
   "model_response",

@@ -23,6 +23,8 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "system_message":
       return { role: "system", content: event.data.content };
     case "tool_call":
+    case "tool_call_result":
+    case "tool_call_refused":
     case "context_update":
     case "model_request":
     case "model_response":
@@ -72,7 +74,12 @@ function* recordedOperations(events: Iterable<SessionEvent>): Iterable<DepsOpera
   }
 }
 
-/** The total usage recorded in the log: one request and its tokens per model response, one call per tool call. */
+/**
+ * The total usage recorded in the log: one request and its tokens per model response, one call per
+ * `tool_call` intent — top-level or nested, a re-run of a call in doubt included, as the run counts
+ * them. A nested call refused before it ran (`tool_call_refused`) or replayed from the log on resume
+ * is not a call.
+ */
 export function projectUsage(events: Iterable<SessionEvent>): Usage {
   let usage = emptyUsage;
   for (const event of events) {

@@ -1,14 +1,17 @@
-import type { ContextUpdate } from "../context/context-update.js";
 import type { Usage } from "./usage.js";
 
-/** What a nested tool call (made from inside another tool) produced. Nothing of it is recorded yet. */
+/**
+ * What a nested tool call (made from inside another tool) produced. The run has already recorded
+ * it — intent, update, result — and folded its update into deps: the caller records and folds
+ * nothing of it.
+ */
 export interface NestedCallOutcome {
   readonly result: unknown;
   readonly isError: boolean;
   /** False when the call was refused before its tool ran (unknown tool, invalid args, denied, not approved). */
   readonly ran: boolean;
-  /** The update the nested tool returned; the calling tool folds and records it. */
-  readonly update?: ContextUpdate<object>;
+  /** True when the outcome came from the log: a resumed run replaying the parent; the tool did not run again. */
+  readonly replayed: boolean;
   readonly durationMs: number;
 }
 
@@ -18,10 +21,12 @@ export interface NestedCall {
   readonly args: unknown;
   /** The id of the call making it, recorded as the parent. */
   readonly parentToolCallId: string;
-  /** An id for this nested call (unique within the run). */
+  /**
+   * An id for this nested call, unique within the run and the same when the parent is replayed on
+   * resume (the log is matched by it): derive it from the parent's id and the call's place in
+   * program order, as code mode does (`<parent>.<n>`).
+   */
   readonly toolCallId: string;
-  /** The deps the nested tool sees (the caller keeps them current in program order). */
-  readonly deps: object;
   readonly signal?: AbortSignal;
 }
 
@@ -37,6 +42,12 @@ export interface RunSeam {
   readonly depth: number;
   /** The run's session store, when it has one (opaque here; a `SessionStore`). */
   readonly store: object | undefined;
+  /**
+   * Runs a nested call, recorded like a direct one: its intent (`tool_call` with `parentToolCallId`)
+   * committed before the tool runs, then its `context_update` (folded into the run's deps) and its
+   * `tool_call_result`; a refused call as `tool_call_refused`. The nested tool sees the run's deps
+   * as they are when the call starts.
+   */
   callTool(call: NestedCall): Promise<NestedCallOutcome>;
   addUsage(usage: Partial<Usage>): void;
 }

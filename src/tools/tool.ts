@@ -26,6 +26,13 @@ export interface ToolConfig<S extends SchemaInput, R, D extends object> {
   needsApproval?: NeedsApproval<InferSchema<S>, D>;
   /** Safe to run twice with the same arguments (used when resuming a run after a crash). */
   idempotent?: boolean;
+  /**
+   * Run again on resume, like an idempotent tool, because all its effects go through nested calls
+   * (`context.seam.callTool`), which the run journals: in the re-run, a nested call with a recorded
+   * result returns it without running, and one in doubt follows the in-doubt rules. `codeMode` sets it.
+   * Only for a tool whose nested calls are deterministic given their recorded results.
+   */
+  replayable?: boolean;
 }
 
 /** A tool an agent can call. Build one with `tool(...)`. */
@@ -36,6 +43,8 @@ export interface Tool<A = unknown, R = unknown, D extends object = Record<string
   readonly timeoutMs: number | undefined;
   readonly retries: number;
   readonly idempotent: boolean;
+  /** See `ToolConfig.replayable`; absent means false. */
+  readonly replayable?: boolean;
   readonly needsApproval: NeedsApproval<A, D>;
   readonly schema: CompiledSchema<A>;
   execute(args: A, context: RunContext<D>): ToolReturn<R, D> | Promise<ToolReturn<R, D>>;
@@ -87,6 +96,7 @@ export function tool<S extends SchemaInput, R, D extends object = Record<string,
     timeoutMs: config.timeoutMs,
     retries,
     idempotent: config.idempotent ?? false,
+    replayable: config.replayable ?? false,
     needsApproval: config.needsApproval ?? false,
     schema,
     execute: config.execute,

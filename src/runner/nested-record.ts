@@ -1,0 +1,131 @@
+import { isDeepStrictEqual } from "node:util";
+import { ContextUpdate } from "../context/context-update.js";
+import { ContextUpdateError } from "../errors/context-update-error.js";
+import { findNonJson } from "../session/json-value.js";
+import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
+import { addUsage } from "../session/usage.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { RunState } from "./run-state.js";
+import { checkToolCallLimit } from "./stop-rules.js";
+import { runTool } from "./tool-execution.js";
+
+/** Milliseconds since `started`, to the microsecond. */
+export function since(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+/** Whether two values are the same JSON data (key order aside). */
+export function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  try {
+    return isDeepStrictEqual(JSON.parse(JSON.stringify(left) ?? "null"), JSON.parse(JSON.stringify(right) ?? "null"));
+  } catch {
+    return false;
+  }
+}
+
+/** Records a nested call refused before it ran: no intent (nothing ran), one `tool_call_refused`. */
+export function refuseNested<D extends object, O>(
+  state: RunState<D, O>,
+  call: NestedCall,
+  error: string,
+  started: number,
+): NestedCallOutcome {
+  const durationMs = since(started);
+  state.record("tool_call_refused", {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    parentToolCallId: call.parentToolCallId,
+    args: call.args,
+    isError: true,
+    error,
+    durationMs,
+  });
+  return { result: error, isError: true, ran: false, replayed: false, durationMs };
+}
+
+/**
+ * Runs a nested call that passed its checks, journaled: counts it, records its intent and waits
+ * until the store has it (no effect before its intent), runs the tool on the run's current deps,
+ * then records its update (folded into the run's deps) and its result.
+ */
+export async function runNested<D extends object, O>(
+  state: RunState<D, O>,
+  tool: AnyTool<D>,
+  call: NestedCall,
+  args: unknown,
+  started: number,
+  rerun: boolean,
+): Promise<NestedCallOutcome> {
+  checkToolCallLimit(state);
+  state.usage = addUsage(state.usage, { toolCalls: 1 });
+  const identity = { toolCallId: call.toolCallId, toolName: tool.name };
+  state.record("tool_call", {
+    ...identity,
+    parentToolCallId: call.parentToolCallId,
+    args,
+    ...(sameJson(call.args, args) ? {} : { requestedArgs: call.args }),
+    ...(rerun ? { rerun } : {}),
+  });
+  try {
+    await state.commit();
+  } catch (error) {
+    throw state.halt(error);
+  }
+  state.shareDeps();
+  const outcome = await runTool(state, tool, call.toolCallId, args, state.context.deps, call.signal);
+  let result: unknown = outcome.result === undefined ? null : outcome.result;
+  const hook = state.config.hooks.postToolUse;
+  if (hook !== undefined) {
+    const replaced = await hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity));
+    if (replaced) result = replaced.result;
+  }
+  return finishNested(state, call, tool.name, { result, isError: outcome.isError, update: outcome.update }, started);
+}
+
+/**
+ * Records how a nested call ended: its update through the one reducer (a `context_update` naming
+ * the nested call and its parent, then the update's log events), then its `tool_call_result`. A
+ * result or update that cannot be recorded becomes an error result, as for a direct call.
+ */
+export async function finishNested<D extends object, O>(
+  state: RunState<D, O>,
+  call: NestedCall,
+  toolName: string,
+  outcome: { result: unknown; isError: boolean; update?: ContextUpdate<D> | undefined },
+  started: number,
+): Promise<NestedCallOutcome> {
+  const source = { toolCallId: call.toolCallId, toolName, parentToolCallId: call.parentToolCallId };
+  let { result, isError } = outcome;
+  const update = outcome.update instanceof ContextUpdate && !isError ? outcome.update : undefined;
+  const persisted = state.config.persistence !== undefined;
+  const notJson = persisted ? findNonJson(result) : undefined;
+  if (notJson !== undefined) {
+    result = `Tool "${toolName}" returned a result that is not JSON data at ${notJson}; it cannot be recorded`;
+    isError = true;
+  }
+  const badUpdate = persisted && update !== undefined && !isError ? findNonJson(update.operations()) : undefined;
+  if (badUpdate !== undefined) {
+    result = `Tool "${toolName}" returned a context update with a value that is not JSON data (${badUpdate.replace("$", "operations")}); nothing was applied`;
+    isError = true;
+  }
+  let folded = false;
+  if (update !== undefined && !isError) {
+    try {
+      state.applyUpdate(update, source);
+      folded = true;
+    } catch (error) {
+      if (!(error instanceof ContextUpdateError)) throw error;
+      result = `Tool "${toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
+      isError = true;
+    }
+  }
+  const durationMs = since(started);
+  state.record("tool_call_result", { ...source, result, isError, durationMs });
+  const emit = state.config.emit;
+  const operations = folded ? (update?.depsOperations() ?? []) : [];
+  if (emit !== undefined && operations.length > 0) {
+    await emit({ type: "context-update", toolCallId: call.toolCallId, toolName, operations });
+  }
+  return { result, isError, ran: true, replayed: false, durationMs };
+}
