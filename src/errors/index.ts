@@ -34,6 +34,8 @@ export {
 } from "./run-errors.js";
 export { SessionLogFormatError } from "./session-log-format-error.js";
 export {
+  EventCorruptedError,
+  type EventDamage,
   EventNotSerializableError,
   EventSequenceError,
   SessionConflictError,
@@ -42,5 +44,8 @@ export {
   StoreArgumentError,
   StoreClosedError,
   StoreError,
+  type StoreErrorCode,
+  UnrecognizedStoreError,
+  type UnrecognizedStoreReason,
 } from "./store-errors.js";
 export { DefinitionError, UnknownModelError } from "./user-errors.js";

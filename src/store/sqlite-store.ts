@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import Database, { type Database as Connection, type Statement } from "better-sqlite3";
+import { resolve } from "node:path";
+import type { Database as Connection, Statement } from "better-sqlite3";
 import { NousError } from "../errors/nous-error.js";
 import {
   SessionConflictError,
@@ -12,7 +11,7 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { CHAIN_START, chainChecksums, decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import {
@@ -34,8 +33,9 @@ import type {
   SessionSummary,
 } from "./session-store.js";
 import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
-import { migrateSqlite } from "./sqlite-schema.js";
+import { openSqliteDatabase } from "./sqlite-open.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
+import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `SqliteStore`. */
 export interface SqliteStoreOptions {
@@ -87,13 +87,10 @@ export class SqliteStore implements SessionStore {
     this.path = options.path === ":memory:" ? ":memory:" : resolve(options.path ?? ".nous/sessions.db");
     this.#now = options.now ?? Date.now;
     try {
-      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      this.#db = new Database(this.path);
-      this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-      this.#db.pragma("journal_mode = WAL");
-      this.#db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
-      this.#db.pragma("foreign_keys = ON");
-      migrateSqlite(this.#db);
+      this.#db = openSqliteDatabase(this.path, {
+        busyTimeoutMs: Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000)),
+        synchronous: options.synchronous === "normal" ? "normal" : "full",
+      });
     } catch (error) {
       throw wrap("open", error);
     }
@@ -114,12 +111,24 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const { fromSeq, limit } = normalizeRead(options);
+    // One statement, so the rows and the session's last seq come from one snapshot.
     const rows = this.#run("read", () =>
       this.#statement(
-        "SELECT seq, at, type, run_id AS runId, data FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-      ).all(sessionId, fromSeq, limit === Number.MAX_SAFE_INTEGER ? -1 : limit),
-    ) as EncodedEvent[];
-    return rows.map((row) => decodeEvent(sessionId, row));
+        "SELECT s.last_seq AS lastSeq, e.seq, e.at, e.type, e.run_id AS runId, e.data, e.checksum FROM sessions s LEFT JOIN events e ON e.session_id = s.session_id AND e.seq >= ? WHERE s.session_id = ? ORDER BY e.seq LIMIT ?",
+      ).all(
+        Math.max(1, fromSeq - 1),
+        sessionId,
+        limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+      ),
+    ) as (StoredEvent & { lastSeq: number; seq: number | null })[];
+    const window = {
+      sessionId,
+      fromSeq,
+      limit,
+      lastSeq: rows[0]?.lastSeq,
+      rows: rows.filter((row) => row.seq !== null),
+    };
+    return decodeVerified(window, { backend: "sqlite", operation: "read" });
   }
 
   async lastSeq(sessionId: string): Promise<number> {
@@ -181,15 +190,16 @@ export class SqliteStore implements SessionStore {
           }
           const placeholders = LIFECYCLE_EVENT_TYPES.map(() => "?").join(", ");
           const lifecycleRows = this.#statement(
-            `SELECT type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
-          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { type: string; data: string }[];
+            `SELECT seq, type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
+          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { seq: number; type: string; data: string }[];
           let lifecycle = INITIAL_LIFECYCLE;
           for (const row of lifecycleRows) {
-            lifecycle = foldLifecycle(lifecycle, { type: row.type, data: JSON.parse(row.data) });
+            const data = parseStoredData(row.data, { sessionId: sourceSessionId, seq: row.seq }, forkSite);
+            lifecycle = foldLifecycle(lifecycle, { type: row.type, data });
           }
           this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
           this.#statement(
-            "INSERT INTO events (session_id, seq, at, type, run_id, data) SELECT ?, seq, at, type, run_id, data FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
+            "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
           ).run(newSessionId, sourceSessionId, atSeq);
         })
         .immediate(),
@@ -228,11 +238,43 @@ export class SqliteStore implements SessionStore {
     return { ok: texts.length === 1 && texts[0] === "ok", messages: texts };
   }
 
+  /**
+   * Reads back every event of one session, or of the whole store, checking each checksum chain;
+   * for the whole store also runs `PRAGMA integrity_check` and `foreign_key_check`.
+   *
+   * @example
+   * const report = await store.verify();
+   * if (!report.ok) console.error(report.sessions.filter((session) => session.status === "damaged"));
+   */
+  async verify(sessionId?: string): Promise<StoreVerification> {
+    this.#checkOpen();
+    if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
+    await this.#group?.flush();
+    const ids = async () =>
+      this.#run("verify", () =>
+        this.#statement("SELECT session_id FROM sessions ORDER BY session_id").pluck().all(),
+      ) as string[];
+    return verifySessions(this, sessionId, ids, () => this.#storageCheck());
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#group?.flush();
     this.#run("close", () => this.#db.close());
+  }
+
+  #storageCheck(): IntegrityReport {
+    const integrity = this.integrityCheck();
+    const orphans = this.#run("verify", () => this.#db.pragma("foreign_key_check")) as {
+      table: string;
+      rowid: number;
+    }[];
+    const messages = [
+      ...(integrity.ok ? [] : integrity.messages),
+      ...orphans.map((row) => `${row.table} row ${row.rowid} belongs to no session (foreign_key_check)`),
+    ];
+    return messages.length === 0 ? { ok: true, messages: ["ok"] } : { ok: false, messages };
   }
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */
@@ -272,11 +314,17 @@ export class SqliteStore implements SessionStore {
         "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
       ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, lifecycle), item.sessionId);
     }
+    const previousChecksum =
+      row === undefined || row.last_seq === 0
+        ? undefined
+        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?")
+            .pluck()
+            .get(item.sessionId, row.last_seq) as string | undefined);
     const insert = this.#statement(
-      "INSERT INTO events (session_id, seq, at, type, run_id, data) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    for (const event of item.events) {
-      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data);
+    for (const event of chainChecksums(previousChecksum ?? CHAIN_START, item.events)) {
+      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data, event.checksum);
     }
     return undefined;
   }
@@ -344,6 +392,8 @@ function lifecycleColumns(sessionId: string, lifecycle: LifecycleState) {
     searchTextOf(sessionId, lifecycle),
   ] as const;
 }
+
+const forkSite = { backend: "sqlite", operation: "fork" } as const;
 
 function wrap(operation: string, error: unknown): Error {
   return NousError.isInstance(error) ? error : new StoreError({ backend: "sqlite", operation, cause: error });

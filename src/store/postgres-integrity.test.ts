@@ -1,0 +1,138 @@
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SessionEvent } from "../session/events.js";
+import { POSTGRES_MIGRATIONS } from "./postgres-migrations.js";
+import { PostgresStore } from "./postgres-store.js";
+import { paymentSession } from "./test-support/damage.js";
+
+const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const prefix = `nous_integrity_${process.pid}_${Date.now().toString(36)}`;
+const reachable = await probe(url);
+
+async function probe(connectionString: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const events = () => paymentSession() as unknown as SessionEvent[];
+
+if (!reachable && process.env.CI) {
+  describe("PostgresStore integrity", () => {
+    it("needs a PostgreSQL server in CI", () => {
+      throw new Error(`PostgreSQL unreachable at ${url}: CI must run the PostgreSQL suite (set DATABASE_URL)`);
+    });
+  });
+} else if (!reachable) {
+  console.warn(`PostgreSQL integrity suite skipped: no server at ${url}; start one or set DATABASE_URL`);
+  describe.skip("PostgresStore integrity (no server)", () => {
+    it("detects damage", () => undefined);
+  });
+} else {
+  const admin = new pg.Pool({ connectionString: url, max: 2 });
+  const schemas: string[] = [];
+  let count = 0;
+  const nextSchema = () => {
+    const schema = `${prefix}_${++count}`;
+    schemas.push(schema);
+    return schema;
+  };
+  afterAll(async () => {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  /** A schema holding the payment session as "s1", and a store connected to it. */
+  async function storeWithPayment(): Promise<{ store: PostgresStore; schema: string }> {
+    const schema = nextSchema();
+    const store = await PostgresStore.connect(url, { schema, poolSize: 2 });
+    await store.append("s1", events(), { expectedLastSeq: 0 });
+    await store.append("other", events().slice(0, 2), { expectedLastSeq: 0 });
+    return { store, schema };
+  }
+
+  describe("PostgresStore: a damaged event is a typed error naming the session and seq", () => {
+    it("one changed byte inside a row's JSON", async () => {
+      const { store, schema } = await storeWithPayment();
+      await admin.query(
+        `UPDATE "${schema}".events SET data = replace(data::text, 'pay-invoice', 'pay-invoicf')::json WHERE session_id = 's1' AND seq = 3`,
+      );
+      const failure = store.read("s1");
+      await expect(failure).rejects.toMatchObject({ code: "event_corrupted", sessionId: "s1", seq: 3 });
+      await expect(failure).rejects.toThrow(/session "s1".*seq 3/i);
+      expect(await store.read("other")).toHaveLength(2);
+      await store.close();
+    });
+
+    it("one changed digit inside event data, also read from a later seq", async () => {
+      const { store, schema } = await storeWithPayment();
+      await admin.query(
+        `UPDATE "${schema}".events SET data = replace(data::text, '1000', '1900')::json WHERE session_id = 's1' AND seq = 3`,
+      );
+      await expect(store.read("s1")).rejects.toMatchObject({ seq: 3, damage: "checksum_mismatch" });
+      await expect(store.read("s1", { fromSeq: 3 })).rejects.toMatchObject({ seq: 3, damage: "checksum_mismatch" });
+      expect((await store.read("s1", { fromSeq: 4 })).map((event) => event.seq)).toEqual([4, 5]);
+      await store.close();
+    });
+
+    it("a deleted middle event row", async () => {
+      const { store, schema } = await storeWithPayment();
+      await admin.query(`DELETE FROM "${schema}".events WHERE session_id = 's1' AND seq = 2`);
+      await expect(store.read("s1")).rejects.toMatchObject({ sessionId: "s1", seq: 2, damage: "missing_events" });
+      await store.close();
+    });
+  });
+
+  describe("PostgresStore: a schema with tables Nous did not create is refused", () => {
+    it("names the foreign tables and changes nothing", async () => {
+      const schema = nextSchema();
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(`CREATE TABLE "${schema}".events (id serial PRIMARY KEY, title text)`);
+      const failure = PostgresStore.connect(url, { schema });
+      await expect(failure).rejects.toMatchObject({ code: "store_unrecognized", reason: "foreign_schema" });
+      await expect(failure).rejects.toThrow(/events/);
+      const { rows } = await admin.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+        [schema],
+      );
+      expect(rows.map((row) => row.table_name)).toEqual(["events"]);
+    });
+  });
+
+  describe("PostgresStore: a schema at version 1", () => {
+    it("migrates (checksums backfilled) and reads and appends", async () => {
+      const schema = nextSchema();
+      const v1 = POSTGRES_MIGRATIONS[0];
+      if (v1?.version !== 1) throw new Error("the first migration is version 1");
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(
+        `CREATE TABLE "${schema}".nous_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      await admin.query(v1.sql(`"${schema}"`));
+      await admin.query(`INSERT INTO "${schema}".nous_migrations (version, name) VALUES (1, $1)`, [v1.name]);
+      await admin.query(
+        `INSERT INTO "${schema}".sessions (session_id, created_at, updated_at, last_seq, status, run_status, pending_approvals, search_text) VALUES ('old', now(), now(), 5, 'idle', 'idle', '[]', 'old')`,
+      );
+      for (const event of paymentSession()) {
+        await admin.query(
+          `INSERT INTO "${schema}".events (session_id, seq, at, type, run_id, data) VALUES ('old', $1, $2, $3, NULL, $4::json)`,
+          [event.seq, event.at, event.type, JSON.stringify(event.data)],
+        );
+      }
+      const store = await PostgresStore.connect(url, { schema, poolSize: 2 });
+      expect(await store.read("old")).toEqual(events().map((event) => ({ ...event, sessionId: "old" })));
+      await store.append("old", [{ seq: 6, at: "2025-01-03T00:00:00.000Z", type: "note", data: {} } as SessionEvent], {
+        expectedLastSeq: 5,
+      });
+      expect(await store.read("old", { fromSeq: 5 })).toHaveLength(2);
+      await store.close();
+    });
+  });
+}
