@@ -189,6 +189,9 @@ export {
   type SessionStatus,
   type SessionStore,
   type SessionSummary,
+  type SessionVerification,
+  type StorageCheck,
+  type StoreVerification,
 } from "./store/index.js";
 export {
   type AgentAsToolOptions,

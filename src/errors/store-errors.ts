@@ -206,6 +206,8 @@ export class EventCorruptedError extends StoreError {
   /** The first damaged (or missing) seq. */
   readonly seq: number;
   readonly damage: EventDamage;
+  /** What is wrong, in words (the message without the session and seq). */
+  readonly detail: string;
 
   constructor(fields: {
     backend: string;
@@ -225,6 +227,7 @@ export class EventCorruptedError extends StoreError {
     this.sessionId = fields.sessionId;
     this.seq = fields.seq;
     this.damage = fields.damage;
+    this.detail = fields.detail;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { EventCorruptedError, type EventDamage } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import type { EncodedEvent } from "./event-encoding.js";
@@ -24,8 +24,9 @@ export const CHAIN_START = "";
 export function eventChecksum(previous: string, event: EncodedEvent): string {
   const runId = event.runId === null ? "-" : `${event.runId.length}:${event.runId}`;
   // Length prefixes keep the encoding unambiguous; data comes last, so it needs none.
-  const header = `nous-event-1\n${previous}\n${event.seq}\n${event.at.length}:${event.at}\n${event.type.length}:${event.type}\n${runId}\n`;
-  return createHash("sha256").update(header).update(event.data).digest("hex").slice(0, 32);
+  // One-shot hash (Node >= 20.12): about twice as fast as createHash for events of a few hundred bytes.
+  const text = `nous-event-1\n${previous}\n${event.seq}\n${event.at.length}:${event.at}\n${event.type.length}:${event.type}\n${runId}\n${event.data}`;
+  return hash("sha256", text, "hex").slice(0, 32);
 }
 
 /**

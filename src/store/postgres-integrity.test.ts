@@ -68,6 +68,14 @@ if (!reachable && process.env.CI) {
       await expect(failure).rejects.toMatchObject({ code: "event_corrupted", sessionId: "s1", seq: 3 });
       await expect(failure).rejects.toThrow(/session "s1".*seq 3/i);
       expect(await store.read("other")).toHaveLength(2);
+      const report = await store.verify();
+      expect(report).toMatchObject({ ok: false, checkedSessions: 2, damagedSessions: 1 });
+      expect(report.sessions.find((session) => session.sessionId === "s1")).toMatchObject({
+        status: "damaged",
+        seq: 3,
+        damage: "checksum_mismatch",
+      });
+      expect(await store.verify("other")).toMatchObject({ ok: true });
       await store.close();
     });
 
@@ -91,6 +99,17 @@ if (!reachable && process.env.CI) {
   });
 
   describe("PostgresStore: a schema with tables Nous did not create is refused", () => {
+    it("a schema that records migrations but lost its events table is refused too", async () => {
+      const schema = nextSchema();
+      const store = await PostgresStore.connect(url, { schema, poolSize: 1 });
+      await store.close();
+      await admin.query(`DROP TABLE "${schema}".events`);
+      await expect(PostgresStore.connect(url, { schema })).rejects.toMatchObject({
+        code: "store_unrecognized",
+        reason: "missing_tables",
+      });
+    });
+
     it("names the foreign tables and changes nothing", async () => {
       const schema = nextSchema();
       await admin.query(`CREATE SCHEMA "${schema}"`);
@@ -126,12 +145,28 @@ if (!reachable && process.env.CI) {
           [event.seq, event.at, event.type, JSON.stringify(event.data)],
         );
       }
+      // A session longer than one backfill page (5000 rows), so the chain crosses pages.
+      await admin.query(
+        `INSERT INTO "${schema}".sessions (session_id, created_at, updated_at, last_seq, status, run_status, pending_approvals, search_text) VALUES ('bulk', now(), now(), 7500, 'idle', 'idle', '[]', 'bulk')`,
+      );
+      await admin.query(
+        `INSERT INTO "${schema}".events (session_id, seq, at, type, run_id, data)
+         SELECT 'bulk', g, '2025-01-01T00:00:00.000Z', 'note', 'r1', json_build_object('n', g) FROM generate_series(1, 7500) g`,
+      );
       const store = await PostgresStore.connect(url, { schema, poolSize: 2 });
+      expect(await store.verify("bulk")).toMatchObject({ ok: true, checkedEvents: 7500 });
+      expect((await store.read("bulk", { fromSeq: 5000, limit: 2 })).map((event) => event.data)).toEqual([
+        { n: 5000 },
+        { n: 5001 },
+      ]);
       expect(await store.read("old")).toEqual(events().map((event) => ({ ...event, sessionId: "old" })));
       await store.append("old", [{ seq: 6, at: "2025-01-03T00:00:00.000Z", type: "note", data: {} } as SessionEvent], {
         expectedLastSeq: 5,
       });
       expect(await store.read("old", { fromSeq: 5 })).toHaveLength(2);
+      expect(await store.verify()).toMatchObject({ ok: true, checkedSessions: 2, checkedEvents: 7506 });
+      const fork = await store.fork("old", { atSeq: 4, newSessionId: "old-fork" });
+      expect(await store.verify(fork)).toMatchObject({ ok: true, checkedEvents: 4 });
       await store.close();
     });
   });

@@ -172,3 +172,21 @@ function checkSchema(db: Connection, path: string): void {
 function code(error: unknown): unknown {
   return (error as { code?: unknown } | null)?.code;
 }
+
+/** `PRAGMA integrity_check` over the whole file: `["ok"]` when healthy. */
+export function integrityCheck(db: Connection): { ok: boolean; messages: string[] } {
+  const rows = db.pragma("integrity_check") as { integrity_check: string }[];
+  const messages = rows.map((row) => row.integrity_check);
+  return { ok: messages.length === 1 && messages[0] === "ok", messages };
+}
+
+/** `integrity_check` plus `foreign_key_check` (events whose session row is gone). */
+export function checkSqliteStorage(db: Connection): { ok: boolean; messages: string[] } {
+  const integrity = integrityCheck(db);
+  const orphans = db.pragma("foreign_key_check") as { table: string; rowid: number }[];
+  const messages = [
+    ...(integrity.ok ? [] : integrity.messages),
+    ...orphans.map((row) => `${row.table} row ${row.rowid} belongs to no session (foreign_key_check)`),
+  ];
+  return messages.length === 0 ? { ok: true, messages: ["ok"] } : { ok: false, messages };
+}

@@ -33,7 +33,7 @@ import type {
   SessionSummary,
 } from "./session-store.js";
 import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
-import { openSqliteDatabase } from "./sqlite-open.js";
+import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
 
@@ -111,23 +111,22 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const { fromSeq, limit } = normalizeRead(options);
-    // One statement, so the rows and the session's last seq come from one snapshot.
-    const rows = this.#run("read", () =>
-      this.#statement(
-        "SELECT s.last_seq AS lastSeq, e.seq, e.at, e.type, e.run_id AS runId, e.data, e.checksum FROM sessions s LEFT JOIN events e ON e.session_id = s.session_id AND e.seq >= ? WHERE s.session_id = ? ORDER BY e.seq LIMIT ?",
-      ).all(
-        Math.max(1, fromSeq - 1),
+    // One read transaction, so the rows and the session's last seq come from one snapshot.
+    const window = this.#run("read", () =>
+      this.#db.transaction(() => ({
         sessionId,
-        limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
-      ),
-    ) as (StoredEvent & { lastSeq: number; seq: number | null })[];
-    const window = {
-      sessionId,
-      fromSeq,
-      limit,
-      lastSeq: rows[0]?.lastSeq,
-      rows: rows.filter((row) => row.seq !== null),
-    };
+        fromSeq,
+        limit,
+        lastSeq: this.#lastSeqOrUndefined(sessionId),
+        rows: this.#statement(
+          "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+        ).all(
+          sessionId,
+          Math.max(1, fromSeq - 1),
+          limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+        ) as StoredEvent[],
+      }))(),
+    );
     return decodeVerified(window, { backend: "sqlite", operation: "read" });
   }
 
@@ -231,11 +230,7 @@ export class SqliteStore implements SessionStore {
    */
   integrityCheck(): IntegrityReport {
     this.#checkOpen();
-    const messages = this.#run("integrityCheck", () => this.#db.pragma("integrity_check", { simple: false })) as {
-      integrity_check: string;
-    }[];
-    const texts = messages.map((row) => row.integrity_check);
-    return { ok: texts.length === 1 && texts[0] === "ok", messages: texts };
+    return this.#run("integrityCheck", () => integrityCheck(this.#db));
   }
 
   /**
@@ -254,7 +249,7 @@ export class SqliteStore implements SessionStore {
       this.#run("verify", () =>
         this.#statement("SELECT session_id FROM sessions ORDER BY session_id").pluck().all(),
       ) as string[];
-    return verifySessions(this, sessionId, ids, () => this.#storageCheck());
+    return verifySessions(this, sessionId, ids, () => this.#run("verify", () => checkSqliteStorage(this.#db)));
   }
 
   async close(): Promise<void> {
@@ -262,19 +257,6 @@ export class SqliteStore implements SessionStore {
     this.#closed = true;
     await this.#group?.flush();
     this.#run("close", () => this.#db.close());
-  }
-
-  #storageCheck(): IntegrityReport {
-    const integrity = this.integrityCheck();
-    const orphans = this.#run("verify", () => this.#db.pragma("foreign_key_check")) as {
-      table: string;
-      rowid: number;
-    }[];
-    const messages = [
-      ...(integrity.ok ? [] : integrity.messages),
-      ...orphans.map((row) => `${row.table} row ${row.rowid} belongs to no session (foreign_key_check)`),
-    ];
-    return messages.length === 0 ? { ok: true, messages: ["ok"] } : { ok: false, messages };
   }
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */

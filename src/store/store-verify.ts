@@ -17,6 +17,8 @@ export type SessionVerification =
       /** The first damaged (or missing) seq. */
       readonly seq: number;
       readonly damage: EventDamage;
+      /** What is wrong, in words. */
+      readonly detail: string;
       /** The `EventCorruptedError` message. */
       readonly message: string;
     };
@@ -94,7 +96,7 @@ async function verifyOne(store: Pick<SessionStore, "read">, sessionId: string): 
     }
   } catch (error) {
     if (!(error instanceof EventCorruptedError) || error.sessionId !== sessionId) throw error;
-    const { seq, damage, message } = error;
-    return { status: "damaged", sessionId, events: Math.max(0, seq - 1), seq, damage, message };
+    const { seq, damage, detail, message } = error;
+    return { status: "damaged", sessionId, events: Math.max(0, seq - 1), seq, damage, detail, message };
   }
 }
