@@ -54,13 +54,11 @@ export async function commitAppendBatch(
       agent: string | null;
       model: string | null;
       pending_approvals: string;
-      last_checksum: string | null;
     }>(
-      `SELECT s.session_id, s.last_seq, s.run_status, s.agent, s.model, s.pending_approvals, e.checksum AS last_checksum
-       FROM ${tables.sessions} s LEFT JOIN ${tables.events} e ON e.session_id = s.session_id AND e.seq = s.last_seq
-       WHERE s.session_id = ANY($1::text[]) ORDER BY s.session_id FOR UPDATE OF s`,
+      `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
       [ids],
     );
+    const checksums = await lastChecksums(client, tables, rows);
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -69,7 +67,7 @@ export async function commitAppendBatch(
         model: row.model,
         pendingApprovals: row.pending_approvals,
       });
-      const lastChecksum = row.last_checksum ?? CHAIN_START;
+      const lastChecksum = checksums.get(row.session_id) ?? CHAIN_START;
       states.set(row.session_id, { lastSeq: row.last_seq, lastChecksum, lifecycle, dirty: false });
     }
     const events: { sessionId: string; event: StoredEvent }[] = [];
@@ -105,6 +103,26 @@ export async function commitAppendBatch(
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The checksum of each locked session's last event, read in a statement of its own once the row
+ * locks are held: a statement that waited for a lock re-reads the locked row but not rows joined to
+ * it, so a join would miss the event the other writer just committed.
+ */
+async function lastChecksums(
+  client: ClientBase,
+  tables: PostgresTables,
+  sessions: readonly { session_id: string; last_seq: number }[],
+): Promise<Map<string, string>> {
+  const existing = sessions.filter((row) => row.last_seq > 0);
+  if (existing.length === 0) return new Map();
+  const { rows } = await client.query<{ session_id: string; checksum: string }>(
+    `SELECT e.session_id, e.checksum FROM ${tables.events} e
+     JOIN unnest($1::text[], $2::int[]) AS u(session_id, seq) ON e.session_id = u.session_id AND e.seq = u.seq`,
+    [existing.map((row) => row.session_id), existing.map((row) => row.last_seq)],
+  );
+  return new Map(rows.map((row) => [row.session_id, row.checksum]));
 }
 
 async function writeBatch(

@@ -98,6 +98,30 @@ if (!reachable && process.env.CI) {
     });
   });
 
+  describe("PostgresStore: pipelined appends", () => {
+    it("an append that waited for the row lock chains on the event the other writer just committed", async () => {
+      const schema = nextSchema();
+      const store = await PostgresStore.connect(url, { schema, poolSize: 4 });
+      const note = (seq: number) =>
+        ({ seq, at: "2025-01-01T00:00:00.000Z", type: "note", data: { seq } }) as SessionEvent;
+      await store.append("pipe", [note(1)], { expectedLastSeq: 0 });
+      let waited = 0;
+      for (let round = 0; round < 40; round++) {
+        const last = await store.lastSeq("pipe");
+        // The second append expects the first to land: it either waits for its lock or conflicts.
+        const [, second] = await Promise.allSettled([
+          store.append("pipe", [note(last + 1)], { expectedLastSeq: last }),
+          store.append("pipe", [note(last + 2)], { expectedLastSeq: last + 1 }),
+        ]);
+        if (second?.status === "fulfilled") waited++;
+      }
+      expect(waited).toBeGreaterThan(0); // some second appends really chained on the first
+      const report = await store.verify("pipe");
+      expect(report.sessions[0]).toMatchObject({ status: "ok" });
+      await store.close();
+    });
+  });
+
   describe("PostgresStore: a schema with tables Nous did not create is refused", () => {
     it("a schema that records migrations but lost its events table is refused too", async () => {
       const schema = nextSchema();

@@ -39,7 +39,10 @@ import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `SqliteStore`. */
 export interface SqliteStoreOptions {
-  /** The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created). */
+  /**
+   * The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created).
+   * A missing file is created; an existing one must be a Nous store (else `UnrecognizedStoreError`).
+   */
   readonly path?: string;
   /**
    * `"full"` (default): every commit is fsynced before `append` resolves, so an acknowledged event

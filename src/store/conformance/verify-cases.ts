@@ -38,6 +38,22 @@ export function defineVerifyCases({ store }: ConformanceContext): void {
       );
     });
 
+    it("chains appends made together (one group-commit batch) onto each other", async () => {
+      await store().append("s1", events(1, 1), { expectedLastSeq: 0 });
+      const results = await Promise.allSettled([
+        store().append("s1", events(2, 2), { expectedLastSeq: 1 }),
+        store().append("s1", events(4, 1), { expectedLastSeq: 3 }),
+        store().append("s2", events(1, 1), { expectedLastSeq: 0 }),
+        store().append("s1", events(5, 3), { expectedLastSeq: 4 }),
+      ]);
+      expect(results[0]?.status).toBe("fulfilled"); // the others may conflict where appends do not batch
+      const lastSeq = await store().lastSeq("s1");
+      expect(await verify()).toMatchObject({ ok: true, checkedEvents: lastSeq + 1 });
+      expect((await store().read("s1")).map((item) => item.seq)).toEqual(
+        Array.from({ length: lastSeq }, (_, index) => index + 1),
+      );
+    });
+
     it("verifies a session longer than one verification page, read back in pages", async () => {
       const total = 2345;
       for (let from = 1; from <= total; from += 500) {
