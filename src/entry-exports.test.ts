@@ -14,7 +14,10 @@ const internal = new Map([
   ["ConsumerStoppedError", "unwinds a stream whose reader stopped; never reaches a caller"],
 ]);
 /** Names the README uses for something that is not a host class. */
-const notClasses = new Map([["ToolError", "the Error a code-mode program sees inside the sandbox"]]);
+const notClasses = new Map([
+  ["ToolError", "the Error a code-mode program sees inside the sandbox"],
+  ...["SyntaxError", "RangeError", "TypeError", "DOMException"].map((name) => [name, "JavaScript's own"] as const),
+]);
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {

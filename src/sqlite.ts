@@ -6,5 +6,5 @@
  * import { SqliteStore } from "nous/sqlite";
  * const store = new SqliteStore(); // .nous/sessions.db under the working directory
  */
-export { SQLITE_MIGRATIONS } from "./store/sqlite-schema.js";
+export { SQLITE_MIGRATIONS, type SqliteMigration } from "./store/sqlite-schema.js";
 export { type IntegrityReport, SqliteStore, type SqliteStoreOptions } from "./store/sqlite-store.js";

@@ -15,6 +15,8 @@ export const EXIT = Object.freeze({
   notFound: 4,
   /** `nous sessions replay`: the replayed log differs from the recorded one. */
   replayMismatch: 5,
+  /** The store is damaged (`nous sessions verify` found damage, a read met a damaged event) or is not a Nous store. */
+  damaged: 6,
   /** Interrupted by Ctrl-C (SIGINT). */
   interrupted: 130,
 });
@@ -131,6 +133,7 @@ export function exitCodeOf(error: unknown): number {
     if (error.code === "approval_pending") return EXIT.awaitingApproval;
     if (error.code === "cancelled") return EXIT.interrupted;
     if (error.code === "session_not_found") return EXIT.notFound;
+    if (error.code === "event_corrupted" || error.code === "store_unrecognized") return EXIT.damaged;
     if (error.code === "unknown_model" || error.code === "invalid_definition") return EXIT.usage;
   }
   return EXIT.failed;

@@ -10,7 +10,7 @@ export const MAIN_HELP = `Usage: nous <command> [options]
 Commands:
   run [agent-file] "prompt"     run an agent once and stream its answer
   chat [agent-file]             an interactive conversation on one session
-  sessions <subcommand>         list | show | fork | replay | export | delete
+  sessions <subcommand>         list | show | fork | replay | export | delete | verify
   approvals <subcommand>        list | approve | reject (then the run resumes)
   inspect                       open the web inspector on the session store
 
@@ -25,6 +25,8 @@ Exit codes:
   3    the run is waiting for approval (see nous approvals)
   4    session or approval not found
   5    nous sessions replay: the replayed log differs from the recording
+  6    the session store is damaged (nous sessions verify, or a damaged event was read)
+       or is not a Nous store
   130  interrupted (Ctrl-C)
 `;
 

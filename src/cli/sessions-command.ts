@@ -4,6 +4,7 @@ import { CliExit, type CliIo, EXIT, integerOption, paint, parseCommand, printJso
 import { openStore, storeLocation } from "./open-store.js";
 import { replaySession } from "./session-replay.js";
 import { renderTimeline } from "./session-timeline.js";
+import { verifySessionsCommand } from "./session-verify.js";
 
 export const SESSIONS_HELP = `Usage: nous sessions <subcommand> [options]
 
@@ -23,13 +24,19 @@ Subcommands:
       --export name          the agent file's export (default: default)
   export <id>                the serialized log (JSON, schemaVersion 1) to stdout, or --out file
   delete <id>                remove the session and its events
+  verify [id]                read back every event of the session (or of every session) and
+                             check its checksum chain: a changed, missing or reordered event
+                             is reported with its seq (SQLite: also PRAGMA integrity_check).
+                             One line per session, then a summary; exit 6 when anything is
+                             damaged
 
 Options for every subcommand:
   --store path|url           SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
   --json                     machine-readable output
   -h, --help                 this help
 
-Exit codes: 0 ok, 1 failed, 2 usage error, 4 session not found, 5 replay differs.
+Exit codes: 0 ok, 1 failed, 2 usage error, 4 session not found, 5 replay differs,
+6 the store is damaged (or is not a Nous store).
 `;
 
 const OPTIONS = {
@@ -63,10 +70,12 @@ export async function sessionsCommand(io: CliIo, args: readonly string[]): Promi
     replay: (store) => replaySession(io, store, requireId(rest, "replay", 2), rest[1], values),
     export: (store) => exportLog(io, store, values, rest),
     delete: (store) => remove(io, store, values, rest),
+    verify: (store) => verifySessionsCommand(io, store, rest[0], values.json === true),
   };
   const handler = handlers[sub];
   if (handler === undefined) throw new UsageError(`Unknown subcommand "sessions ${sub}"`);
-  if (sub !== "replay") requireId(rest, sub, sub === "list" ? 0 : 1);
+  if (sub === "verify") requireId(rest, sub, 1, true);
+  else if (sub !== "replay") requireId(rest, sub, sub === "list" ? 0 : 1);
   const store = await openStore(storeLocation(values.store));
   try {
     return await handler(store);
@@ -75,9 +84,9 @@ export async function sessionsCommand(io: CliIo, args: readonly string[]): Promi
   }
 }
 
-function requireId(rest: readonly string[], sub: string, max: number): string {
+function requireId(rest: readonly string[], sub: string, max: number, optional = false): string {
   if (rest.length > max) throw new UsageError(`Too many arguments for "sessions ${sub}"`);
-  if (max === 0) return "";
+  if (max === 0 || optional) return rest[0] ?? "";
   const id = rest[0];
   if (id === undefined) throw new UsageError(`"sessions ${sub}" needs a session id`);
   return id;

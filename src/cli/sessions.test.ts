@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { deserializeLog } from "../index.js";
 import { FIXTURES, json, runCli, temporaryDirectory } from "./fixtures/cli-process.js";
@@ -143,5 +144,62 @@ describe("nous sessions replay", () => {
     expect((await cli("run", agent, "add up", "--session", "code-1")).code).toBe(0);
     const data = json(await cli("sessions", "replay", "code-1", agent, "--json"));
     expect(data).toMatchObject({ sessionId: "code-1", matches: true });
+  });
+});
+
+describe("nous sessions verify", () => {
+  it("verifies a clean store (exit 0) and reports a damaged event by session and seq (exit 6)", async () => {
+    const count = json<{ sessions: Summary[] }>(await cli("sessions", "list", "--json")).sessions.length;
+    const clean = await cli("sessions", "verify");
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/^ok\s+s1\s+\d+ events$/m);
+    expect(clean.stdout).toMatch(/^ok\s+mail-1\s+\d+ events$/m);
+    expect(clean.stdout).toContain("storage check (SQLite integrity_check, foreign_key_check): ok");
+    expect(clean.stdout).toMatch(new RegExp(`^Verified ${count} sessions, \\d+ events: none damaged\\.$`, "m"));
+    expect((await cli("sessions", "verify", "s1")).stdout).toMatch(/^Verified 1 session, \d+ events: none damaged\.$/m);
+    expect((await cli("sessions", "verify", "nope")).code).toBe(4);
+    expect((await cli("sessions", "verify", "a", "b")).code).toBe(2);
+    const help = await cli("sessions", "verify", "--help");
+    expect(help.stdout).toContain("verify [id]");
+    expect(help.stdout).toContain("exit 6 when anything is");
+
+    const damaged = join(temporaryDirectory("nous-damaged-"), "sessions.db");
+    copyFileSync(store, damaged);
+    const db = new Database(damaged);
+    const seq = db
+      .prepare("SELECT seq FROM events WHERE session_id = 's1' AND type = 'user_message' AND data LIKE '%first%'")
+      .pluck()
+      .get() as number;
+    db.prepare("UPDATE events SET data = replace(data, 'first', 'fir5t') WHERE session_id = 's1' AND seq = ?").run(seq);
+    db.close();
+    const onDamaged = (...args: string[]) => runCli([...args, "--store", damaged], { cwd });
+
+    const report = await onDamaged("sessions", "verify");
+    expect(report.code).toBe(6);
+    expect(report.stdout).toMatch(
+      new RegExp(`^DAMAGED\\s+s1\\s+seq ${seq} \\(checksum_mismatch\\): its checksum does not match its content`, "m"),
+    );
+    expect(report.stdout).toMatch(/^ok\s+mail-1\s+\d+ events$/m);
+    expect(report.stdout).toMatch(new RegExp(`^Verified ${count} sessions, \\d+ events: 1 damaged\\.$`, "m"));
+    const data = json<{ ok: boolean; damagedSessions: number; sessions: { sessionId: string; status: string }[] }>(
+      await onDamaged("sessions", "verify", "--json"),
+    );
+    expect(data).toMatchObject({ ok: false, damagedSessions: 1, checkedSessions: count });
+    expect(data.sessions.find((session) => session.sessionId === "s1")).toMatchObject({ status: "damaged", seq });
+    expect((await onDamaged("sessions", "verify", "mail-1")).code).toBe(0);
+
+    const shown = await onDamaged("sessions", "show", "s1");
+    expect(shown.code).toBe(6);
+    expect(shown.stderr).toContain(`session "s1", seq ${seq}`);
+    expect(shown.stderr).toContain("[event_corrupted]");
+  });
+
+  it("refuses a 0-byte store file instead of opening it empty (exit 6)", async () => {
+    const empty = join(temporaryDirectory("nous-empty-"), "sessions.db");
+    writeFileSync(empty, "");
+    const result = await runCli(["sessions", "list", "--store", empty], { cwd });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain("is not a Nous session store: the file is empty (0 bytes)");
+    expect(result.stderr).toContain("[store_unrecognized]");
   });
 });

@@ -36,6 +36,8 @@ export {
 } from "./run-errors.js";
 export { SessionLogFormatError } from "./session-log-format-error.js";
 export {
+  EventCorruptedError,
+  type EventDamage,
   EventNotSerializableError,
   EventSequenceError,
   SessionConflictError,
@@ -44,6 +46,9 @@ export {
   StoreArgumentError,
   StoreClosedError,
   StoreError,
+  type StoreErrorCode,
+  UnrecognizedStoreError,
+  type UnrecognizedStoreReason,
 } from "./store-errors.js";
 export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 export { DefinitionError, UnknownModelError } from "./user-errors.js";

@@ -143,6 +143,9 @@ export class StoreClosedError extends UserError {
   }
 }
 
+/** The codes of `StoreError` and its subclasses. */
+export type StoreErrorCode = "store_failure" | "event_corrupted" | "store_unrecognized";
+
 /**
  * The storage backend failed (disk full, connection lost, corrupt file). `cause` holds the driver's
  * error; `operation` names the store method. Whether the operation took effect is unknown only
@@ -154,14 +157,16 @@ export class StoreClosedError extends UserError {
  * }
  */
 export class StoreError extends NousError {
-  readonly code = "store_failure";
+  readonly code: StoreErrorCode = "store_failure";
   readonly fault = "store" as const;
   readonly backend: string;
   readonly operation: string;
 
-  constructor(fields: { backend: string; operation: string; cause: unknown }) {
+  constructor(fields: { backend: string; operation: string; cause: unknown; message?: string }) {
     super({
-      message: `The ${fields.backend} session store failed during ${fields.operation}: ${describeCause(fields.cause)}`,
+      message:
+        fields.message ??
+        `The ${fields.backend} session store failed during ${fields.operation}: ${describeCause(fields.cause)}`,
       cause: fields.cause,
     });
     this.backend = fields.backend;
@@ -171,4 +176,96 @@ export class StoreError extends NousError {
 
 function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** What is wrong with a damaged event. */
+export type EventDamage =
+  /** The stored checksum does not match the event's content chained to the previous event's checksum. */
+  | "checksum_mismatch"
+  /** The stored data is not valid JSON. */
+  | "invalid_json"
+  /** Events are missing: a gap in the seqs, or fewer events than the session's summary records. */
+  | "missing_events"
+  /** An event with a seq past the session's recorded last seq. */
+  | "unexpected_event";
+
+/**
+ * A stored event is damaged: its bytes changed (checksum mismatch, invalid JSON), or events were
+ * removed or added behind the store's back. Nothing of the read is returned. The store's other
+ * sessions are unaffected; `store.verify()` (or `nous sessions verify`) lists every damaged session.
+ * Restore the session from a backup, or fork its undamaged prefix (`fork` at `seq - 1`).
+ *
+ * @example
+ * try { await store.read("s1") } catch (error) {
+ *   if (error instanceof EventCorruptedError) console.error(error.sessionId, error.seq, error.damage);
+ * }
+ */
+export class EventCorruptedError extends StoreError {
+  override readonly code = "event_corrupted" as const;
+  readonly sessionId: string;
+  /** The first damaged (or missing) seq. */
+  readonly seq: number;
+  readonly damage: EventDamage;
+  /** What is wrong, in words (the message without the session and seq). */
+  readonly detail: string;
+
+  constructor(fields: {
+    backend: string;
+    operation: string;
+    sessionId: string;
+    seq: number;
+    damage: EventDamage;
+    detail: string;
+    cause?: unknown;
+  }) {
+    super({
+      backend: fields.backend,
+      operation: fields.operation,
+      cause: fields.cause,
+      message: `The ${fields.backend} session store holds a damaged event: session "${fields.sessionId}", seq ${fields.seq}: ${fields.detail}`,
+    });
+    this.sessionId = fields.sessionId;
+    this.seq = fields.seq;
+    this.damage = fields.damage;
+    this.detail = fields.detail;
+  }
+}
+
+/** Why an existing store location was not recognised as a Nous store. */
+export type UnrecognizedStoreReason =
+  /** A 0-byte file. */
+  | "empty_file"
+  /** A file that is not an SQLite database. */
+  | "not_sqlite"
+  /** An SQLite file or PostgreSQL schema with tables but without the Nous schema. */
+  | "foreign_schema"
+  /** A store that records a Nous schema version but lacks its tables. */
+  | "missing_tables";
+
+/**
+ * An existing file or schema is not a Nous session store (empty, not SQLite, another application's
+ * tables, or missing its tables). It is refused rather than re-initialised, so a truncated or
+ * mistaken store never silently opens empty. Only a location that did not exist is created.
+ *
+ * @example
+ * try { new SqliteStore({ path: "data/sessions.db" }) } catch (error) {
+ *   if (error instanceof UnrecognizedStoreError) console.error(error.reason, error.location);
+ * }
+ */
+export class UnrecognizedStoreError extends StoreError {
+  override readonly code = "store_unrecognized" as const;
+  /** The file path, or the PostgreSQL schema name. */
+  readonly location: string;
+  readonly reason: UnrecognizedStoreReason;
+
+  constructor(fields: { backend: string; location: string; reason: UnrecognizedStoreReason; detail: string }) {
+    super({
+      backend: fields.backend,
+      operation: "open",
+      cause: undefined,
+      message: `${fields.location} is not a Nous session store: ${fields.detail}`,
+    });
+    this.location = fields.location;
+    this.reason = fields.reason;
+  }
 }

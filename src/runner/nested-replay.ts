@@ -1,4 +1,3 @@
-import { ContextUpdate } from "../context/context-update.js";
 import { ReplayDivergedError, ToolInDoubtError } from "../errors/run-errors.js";
 import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
 import type { AnyTool } from "../tools/tool.js";

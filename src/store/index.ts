@@ -12,3 +12,4 @@ export {
   type SessionStore,
   type SessionSummary,
 } from "./session-store.js";
+export type { SessionVerification, StorageCheck, StoreVerification } from "./store-verify.js";

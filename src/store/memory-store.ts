@@ -7,7 +7,7 @@ import {
   StoreClosedError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import { applyLifecycle, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, type LifecycleState, searchTextOf, statusOf } from "./session-status.js";
 import type {
@@ -28,6 +28,7 @@ import {
   normalizeList,
   normalizeRead,
 } from "./store-arguments.js";
+import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `MemoryStore`. */
 export interface MemoryStoreOptions {
@@ -39,8 +40,8 @@ interface MemorySession {
   readonly createdAtMs: number;
   updatedAtMs: number;
   lifecycle: LifecycleState;
-  /** Events as JSON text, exactly as the persistent stores keep them: reads return fresh objects. */
-  readonly events: EncodedEvent[];
+  /** Events as JSON text with their checksums, as the persistent stores keep them: reads return fresh objects. */
+  readonly events: StoredEvent[];
   readonly parentSessionId: string | null;
   readonly forkedAtSeq: number | null;
 }
@@ -75,18 +76,19 @@ export class MemoryStore implements SessionStore {
     }
     if (prepared.events.length === 0) return;
     const lifecycle = applyLifecycle(session?.lifecycle ?? INITIAL_LIFECYCLE, prepared);
+    const rows = chainChecksums(session?.events.at(-1)?.checksum ?? CHAIN_START, prepared.events);
     const now = this.#now();
     if (session === undefined) {
       this.#sessions.set(sessionId, {
         createdAtMs: now,
         updatedAtMs: now,
         lifecycle,
-        events: [...prepared.events],
+        events: rows,
         parentSessionId: null,
         forkedAtSeq: null,
       });
     } else {
-      session.events.push(...prepared.events);
+      session.events.push(...rows);
       session.lifecycle = lifecycle;
       session.updatedAtMs = now;
     }
@@ -96,8 +98,10 @@ export class MemoryStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const { fromSeq, limit } = normalizeRead(options);
-    const events = this.#sessions.get(sessionId)?.events ?? [];
-    return events.slice(fromSeq - 1, fromSeq - 1 + limit).map((row) => decodeEvent(sessionId, row));
+    const events = this.#sessions.get(sessionId)?.events;
+    const rows = events?.slice(Math.max(0, fromSeq - 2), fromSeq - 1 + limit) ?? [];
+    const window = { sessionId, fromSeq, limit, lastSeq: events?.length, rows };
+    return decodeVerified(window, { backend: "memory", operation: "read" });
   }
 
   async lastSeq(sessionId: string): Promise<number> {
@@ -177,6 +181,18 @@ export class MemoryStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     return this.#sessions.delete(sessionId);
+  }
+
+  /**
+   * Checks every event's checksum chain (see `SessionStore.verify`).
+   *
+   * @example
+   * (await store.verify()).ok; // true
+   */
+  async verify(sessionId?: string): Promise<StoreVerification> {
+    this.#checkOpen();
+    if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
+    return verifySessions(this, sessionId, async () => [...this.#sessions.keys()]);
   }
 
   async close(): Promise<void> {

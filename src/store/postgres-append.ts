@@ -1,5 +1,6 @@
 import type { ClientBase } from "pg";
 import { SessionConflictError } from "../errors/store-errors.js";
+import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
@@ -18,6 +19,8 @@ export interface PostgresTables {
 
 interface SessionState {
   lastSeq: number;
+  /** The checksum of the event at `lastSeq`, the seed of the next event's. */
+  lastChecksum: string;
   lifecycle: LifecycleState;
   dirty: boolean;
 }
@@ -55,6 +58,7 @@ export async function commitAppendBatch(
       `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
       [ids],
     );
+    const checksums = await lastChecksums(client, tables, rows);
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -63,11 +67,17 @@ export async function commitAppendBatch(
         model: row.model,
         pendingApprovals: row.pending_approvals,
       });
-      states.set(row.session_id, { lastSeq: row.last_seq, lifecycle, dirty: false });
+      const lastChecksum = checksums.get(row.session_id) ?? CHAIN_START;
+      states.set(row.session_id, { lastSeq: row.last_seq, lastChecksum, lifecycle, dirty: false });
     }
-    const events: { sessionId: string; event: PreparedAppend["events"][number] }[] = [];
+    const events: { sessionId: string; event: StoredEvent }[] = [];
     const outcomes = items.map((item): BatchOutcome => {
-      const state = states.get(item.sessionId) ?? { lastSeq: 0, lifecycle: INITIAL_LIFECYCLE, dirty: false };
+      const state = states.get(item.sessionId) ?? {
+        lastSeq: 0,
+        lastChecksum: CHAIN_START,
+        lifecycle: INITIAL_LIFECYCLE,
+        dirty: false,
+      };
       if (state.lastSeq !== item.expectedLastSeq) {
         return new SessionConflictError({
           sessionId: item.sessionId,
@@ -80,7 +90,10 @@ export async function commitAppendBatch(
       state.lifecycle = applyLifecycle(state.lifecycle, item);
       state.dirty = true;
       states.set(item.sessionId, state);
-      for (const event of item.events) events.push({ sessionId: item.sessionId, event });
+      for (const event of chainChecksums(state.lastChecksum, item.events)) {
+        events.push({ sessionId: item.sessionId, event });
+        state.lastChecksum = event.checksum;
+      }
       return undefined;
     });
     if (events.length > 0) await writeBatch(client, tables, states, events, nowMs);
@@ -92,11 +105,31 @@ export async function commitAppendBatch(
   }
 }
 
+/**
+ * The checksum of each locked session's last event, read in a statement of its own once the row
+ * locks are held: a statement that waited for a lock re-reads the locked row but not rows joined to
+ * it, so a join would miss the event the other writer just committed.
+ */
+async function lastChecksums(
+  client: ClientBase,
+  tables: PostgresTables,
+  sessions: readonly { session_id: string; last_seq: number }[],
+): Promise<Map<string, string>> {
+  const existing = sessions.filter((row) => row.last_seq > 0);
+  if (existing.length === 0) return new Map();
+  const { rows } = await client.query<{ session_id: string; checksum: string }>(
+    `SELECT e.session_id, e.checksum FROM ${tables.events} e
+     JOIN unnest($1::text[], $2::int[]) AS u(session_id, seq) ON e.session_id = u.session_id AND e.seq = u.seq`,
+    [existing.map((row) => row.session_id), existing.map((row) => row.last_seq)],
+  );
+  return new Map(rows.map((row) => [row.session_id, row.checksum]));
+}
+
 async function writeBatch(
   client: ClientBase,
   tables: PostgresTables,
   states: Map<string, SessionState>,
-  events: { sessionId: string; event: PreparedAppend["events"][number] }[],
+  events: { sessionId: string; event: StoredEvent }[],
   nowMs: number,
 ): Promise<void> {
   const dirty = [...states].filter(([, state]) => state.dirty).sort(([left], [right]) => compareBytes(left, right));
@@ -115,10 +148,10 @@ async function writeBatch(
          pending_approvals = EXCLUDED.pending_approvals, search_text = EXCLUDED.search_text
        RETURNING 1
      )
-     INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data)
-     SELECT id, seq, at, type, run_id, data::json
-     FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[])
-       AS e(id, seq, at, type, run_id, data)`,
+     INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data, checksum)
+     SELECT id, seq, at, type, run_id, data::json, checksum
+     FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+       AS e(id, seq, at, type, run_id, data, checksum)`,
     [
       now,
       dirty.map(([id]) => id),
@@ -135,6 +168,7 @@ async function writeBatch(
       events.map(({ event }) => event.type),
       events.map(({ event }) => event.runId),
       events.map(({ event }) => event.data),
+      events.map(({ event }) => event.checksum),
     ],
   );
 }

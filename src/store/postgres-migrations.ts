@@ -1,11 +1,14 @@
 import type { ClientBase } from "pg";
-import { StoreArgumentError, StoreError } from "../errors/store-errors.js";
+import { StoreArgumentError, StoreError, UnrecognizedStoreError } from "../errors/store-errors.js";
+import { CHAIN_START, eventChecksum } from "./event-checksum.js";
 
 /** One schema step. `sql` receives the quoted schema name. Released steps are never edited, only appended. */
 export interface PostgresMigration {
   readonly version: number;
   readonly name: string;
   readonly sql: (schema: string) => string;
+  /** Fills what the SQL added for rows written by earlier versions, in the same transaction. */
+  readonly backfill?: (client: ClientBase, schema: string) => Promise<void>;
 }
 
 /**
@@ -48,6 +51,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 2,
+    name: "event checksums",
+    // Each event's checksum, chained to the previous event's (see eventChecksum). The default only
+    // fills existing rows (then backfilled); new rows must bring their own.
+    sql: (schema: string) => `
+      ALTER TABLE ${schema}.events ADD COLUMN checksum text NOT NULL DEFAULT '';
+      ALTER TABLE ${schema}.events ALTER COLUMN checksum DROP DEFAULT;
+    `,
+    backfill: backfillPostgresChecksums,
+  },
 ]);
 
 /**
@@ -84,6 +98,7 @@ export async function migratePostgres(client: ClientBase, schema: string): Promi
       `SELECT max(version) AS version FROM ${quoted}.nous_migrations`,
     );
     const current = rows[0]?.version ?? 0;
+    await checkTables(client, schema, current);
     if (current > latest) {
       throw new StoreError({
         backend: "postgres",
@@ -94,6 +109,7 @@ export async function migratePostgres(client: ClientBase, schema: string): Promi
     for (const migration of POSTGRES_MIGRATIONS) {
       if (migration.version <= current) continue;
       await client.query(migration.sql(quoted));
+      await migration.backfill?.(client, quoted);
       await client.query(`INSERT INTO ${quoted}.nous_migrations (version, name) VALUES ($1, $2)`, [
         migration.version,
         migration.name,
@@ -104,5 +120,69 @@ export async function migratePostgres(client: ClientBase, schema: string): Promi
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Refuses a schema whose `sessions` or `events` tables Nous did not create (no migration recorded),
+ * and one that records migrations but lost those tables. Other tables in the schema are fine.
+ */
+async function checkTables(client: ClientBase, schema: string, current: number): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename IN ('sessions', 'events') ORDER BY tablename",
+    [schema],
+  );
+  const present = rows.map((row) => row.name);
+  if (current === 0 && present.length > 0) {
+    throw new UnrecognizedStoreError({
+      backend: "postgres",
+      location: `schema ${schema}`,
+      reason: "foreign_schema",
+      detail: `it already has table${present.length > 1 ? "s" : ""} ${present.join(" and ")} that Nous did not create (no Nous migration is recorded). Nous does not write into them: choose another schema (the "schema" option, or ?schema= in the URL)`,
+    });
+  }
+  const missing = ["events", "sessions"].filter((name) => !present.includes(name));
+  if (current > 0 && missing.length > 0) {
+    throw new UnrecognizedStoreError({
+      backend: "postgres",
+      location: `schema ${schema}`,
+      reason: "missing_tables",
+      detail: `it records Nous schema version ${current} but has no ${missing.join(" or ")} table. Restore it from a backup`,
+    });
+  }
+}
+
+/** Chains checksums over the events written before checksums existed, a page of rows at a time. */
+async function backfillPostgresChecksums(client: ClientBase, schema: string): Promise<void> {
+  const page = 5000;
+  let after: { sessionId: string; seq: number } = { sessionId: "", seq: 0 };
+  let previous = { sessionId: "", checksum: CHAIN_START };
+  for (;;) {
+    const { rows } = await client.query<{
+      sessionId: string;
+      seq: number;
+      at: string;
+      type: string;
+      runId: string | null;
+      data: string;
+    }>(
+      `SELECT session_id AS "sessionId", seq, at, type, run_id AS "runId", data::text AS data FROM ${schema}.events
+       WHERE (session_id, seq) > ($1, $2) ORDER BY session_id, seq LIMIT ${page}`,
+      [after.sessionId, after.seq],
+    );
+    const checksums = rows.map((row) => {
+      const seed = row.sessionId === previous.sessionId ? previous.checksum : CHAIN_START;
+      previous = { sessionId: row.sessionId, checksum: eventChecksum(seed, row) };
+      return previous.checksum;
+    });
+    await client.query(
+      `UPDATE ${schema}.events AS e SET checksum = u.checksum
+       FROM unnest($1::text[], $2::int[], $3::text[]) AS u(session_id, seq, checksum)
+       WHERE e.session_id = u.session_id AND e.seq = u.seq`,
+      [rows.map((row) => row.sessionId), rows.map((row) => row.seq), checksums],
+    );
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < page) return;
+    after = { sessionId: last.sessionId, seq: last.seq };
   }
 }

@@ -10,7 +10,7 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { buildListQuery, type ListQueryDialect, type SessionRowColumns } from "./list-query.js";
 import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
@@ -29,6 +29,7 @@ import type {
 } from "./session-store.js";
 import { toSummary } from "./session-summary.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
+import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `PostgresStore.connect`. */
 export interface PostgresStoreOptions {
@@ -129,13 +130,26 @@ export class PostgresStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const { fromSeq, limit } = normalizeRead(options);
+    // One statement, so the rows and the session's last seq come from one snapshot.
     const { rows } = await this.#run("read", () =>
-      this.#pool.query<EncodedEvent>(
-        `SELECT seq, at, type, run_id AS "runId", data::text AS data FROM ${this.#tables.events} WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-        [sessionId, fromSeq, limit === Number.MAX_SAFE_INTEGER ? null : limit],
+      this.#pool.query<StoredEvent & { lastSeq: number; seq: number | null }>(
+        `SELECT s.last_seq AS "lastSeq", e.seq, e.at, e.type, e.run_id AS "runId", e.data, e.checksum
+         FROM ${this.#tables.sessions} s LEFT JOIN LATERAL (
+           SELECT seq, at, type, run_id, data::text AS data, checksum FROM ${this.#tables.events}
+           WHERE session_id = s.session_id AND seq >= $2 ORDER BY seq LIMIT $3
+         ) e ON true
+         WHERE s.session_id = $1 ORDER BY e.seq`,
+        [sessionId, Math.max(1, fromSeq - 1), limit === Number.MAX_SAFE_INTEGER ? null : limit + (fromSeq > 1 ? 1 : 0)],
       ),
     );
-    return rows.map((row) => decodeEvent(sessionId, row));
+    const window = {
+      sessionId,
+      fromSeq,
+      limit,
+      lastSeq: rows[0]?.lastSeq,
+      rows: rows.filter((row) => row.seq !== null),
+    };
+    return decodeVerified(window, { backend: "postgres", operation: "read" });
   }
 
   async lastSeq(sessionId: string): Promise<number> {
@@ -201,13 +215,14 @@ export class PostgresStore implements SessionStore {
           detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
         });
       }
-      const lifecycleRows = await client.query<{ type: string; data: string }>(
-        `SELECT type, data::text AS data FROM ${this.#tables.events} WHERE session_id = $1 AND seq <= $2 AND type = ANY($3::text[]) ORDER BY seq`,
+      const lifecycleRows = await client.query<{ seq: number; type: string; data: string }>(
+        `SELECT seq, type, data::text AS data FROM ${this.#tables.events} WHERE session_id = $1 AND seq <= $2 AND type = ANY($3::text[]) ORDER BY seq`,
         [sourceSessionId, atSeq, LIFECYCLE_EVENT_TYPES],
       );
       let lifecycle = INITIAL_LIFECYCLE;
       for (const row of lifecycleRows.rows) {
-        lifecycle = foldLifecycle(lifecycle, { type: row.type, data: JSON.parse(row.data) });
+        const data = parseStoredData(row.data, { sessionId: sourceSessionId, seq: row.seq }, forkSite);
+        lifecycle = foldLifecycle(lifecycle, { type: row.type, data });
       }
       const now = new Date(this.#now()).toISOString();
       const inserted = await client.query(
@@ -228,8 +243,8 @@ export class PostgresStore implements SessionStore {
       );
       if (inserted.rowCount !== 1) throw new SessionExistsError({ sessionId: newSessionId });
       await client.query(
-        `INSERT INTO ${this.#tables.events} (session_id, seq, at, type, run_id, data)
-         SELECT $1, seq, at, type, run_id, data FROM ${this.#tables.events} WHERE session_id = $2 AND seq <= $3 ORDER BY seq`,
+        `INSERT INTO ${this.#tables.events} (session_id, seq, at, type, run_id, data, checksum)
+         SELECT $1, seq, at, type, run_id, data, checksum FROM ${this.#tables.events} WHERE session_id = $2 AND seq <= $3 ORDER BY seq`,
         [newSessionId, sourceSessionId, atSeq],
       );
     });
@@ -244,6 +259,26 @@ export class PostgresStore implements SessionStore {
       this.#pool.query(`DELETE FROM ${this.#tables.sessions} WHERE session_id = $1`, [sessionId]),
     );
     return (result.rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Reads back every event of one session, or of the whole schema, checking each checksum chain.
+   *
+   * @example
+   * const report = await store.verify("s1");
+   * if (!report.ok) console.error(report.sessions[0]);
+   */
+  async verify(sessionId?: string): Promise<StoreVerification> {
+    this.#checkOpen();
+    if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
+    await this.#group?.flush();
+    const ids = async () => {
+      const { rows } = await this.#run("verify", () =>
+        this.#pool.query<{ id: string }>(`SELECT session_id AS id FROM ${this.#tables.sessions} ORDER BY session_id`),
+      );
+      return rows.map((row) => row.id);
+    };
+    return verifySessions(this, sessionId, ids);
   }
 
   async close(): Promise<void> {
@@ -335,6 +370,8 @@ function summaryOfRow(row: SessionRowColumns<Date>): SessionSummary {
     forkedAtSeq: row.forked_at_seq,
   });
 }
+
+const forkSite = { backend: "postgres", operation: "fork" } as const;
 
 function wrap(operation: string, error: unknown): Error {
   return NousError.isInstance(error) ? error : new StoreError({ backend: "postgres", operation, cause: error });

@@ -1,4 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
+import type { StoreVerification } from "./store-verify.js";
 
 /**
  * Where a session stands, derived on append from its lifecycle events:
@@ -131,7 +132,11 @@ export interface SessionStore {
    */
   append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void>;
 
-  /** The session's events in `seq` order, from `fromSeq`; `[]` for an unknown session. */
+  /**
+   * The session's events in `seq` order, from `fromSeq`; `[]` for an unknown session. Persistent
+   * stores verify each event's checksum chain on the way: a damaged, missing or reordered event is
+   * an `EventCorruptedError` naming the session and seq.
+   */
   read(sessionId: string, options?: ReadOptions): Promise<SessionEvent[]>;
 
   /** The session's last `seq`, 0 when it does not exist. */
@@ -161,4 +166,15 @@ export interface SessionStore {
 
   /** Waits for pending commits and releases the backend. Later calls throw `StoreClosedError`. */
   close(): Promise<void>;
+
+  /**
+   * Reads back every event of one session (`SessionNotFoundError` when it does not exist) or of the
+   * whole store and checks each checksum chain; reports damage instead of throwing it. The built-in
+   * stores implement it; a store of your own may leave it out (`nous sessions verify` then refuses).
+   *
+   * @example
+   * const report = await store.verify?.();
+   * if (report && !report.ok) console.error(`${report.damagedSessions} damaged sessions`);
+   */
+  verify?(sessionId?: string): Promise<StoreVerification>;
 }

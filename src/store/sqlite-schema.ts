@@ -1,12 +1,21 @@
 import type { Database } from "better-sqlite3";
 import { StoreError } from "../errors/store-errors.js";
+import { CHAIN_START, eventChecksum } from "./event-checksum.js";
+
+/** One SQLite schema step: its SQL, then (optionally) a data step in the same transaction. */
+export interface SqliteMigration {
+  readonly version: number;
+  readonly sql: string;
+  /** Fills what the SQL added for rows written by earlier versions. */
+  readonly backfill?: (db: Database) => void;
+}
 
 /**
  * The SQLite schema, one entry per version; `PRAGMA user_version` records the version a file is
  * at. A release only ever appends entries. Times are epoch milliseconds; `data` is the event's
  * JSON text, stored verbatim (lossless: key order, `"__proto__"` keys, `\u0000`).
  */
-export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = Object.freeze([
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
   {
     version: 1,
     sql: `
@@ -38,6 +47,12 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       ) STRICT;
     `,
   },
+  {
+    // Each event's checksum, chained to the previous event's (see eventChecksum); backfilled.
+    version: 2,
+    sql: "ALTER TABLE events ADD COLUMN checksum TEXT NOT NULL DEFAULT '';",
+    backfill: backfillSqliteChecksums,
+  },
 ]);
 
 /**
@@ -58,7 +73,44 @@ export function migrateSqlite(db: Database): void {
       }
       if (current >= migration.version) return;
       db.exec(migration.sql);
+      migration.backfill?.(db);
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
+  }
+}
+
+/**
+ * Chains checksums over the events written before checksums existed, session by session. An event
+ * whose data is not valid JSON keeps the empty checksum, so reads report it rather than the
+ * migration blessing it.
+ */
+function backfillSqliteChecksums(db: Database): void {
+  const sessions = db.prepare("SELECT DISTINCT session_id AS id FROM events").pluck().all() as string[];
+  const select = db.prepare(
+    "SELECT seq, at, type, run_id AS runId, data FROM events WHERE session_id = ? ORDER BY seq",
+  );
+  const update = db.prepare("UPDATE events SET checksum = ? WHERE session_id = ? AND seq = ?");
+  for (const sessionId of sessions) {
+    const rows = select.all(sessionId) as {
+      seq: number;
+      at: string;
+      type: string;
+      runId: string | null;
+      data: string;
+    }[];
+    let previous = CHAIN_START;
+    for (const row of rows) {
+      previous = isJson(row.data) ? eventChecksum(previous, row) : "";
+      if (previous !== "") update.run(previous, sessionId, row.seq);
+    }
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionConflictError, StoreError } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
+import { SQLITE_MIGRATIONS } from "./sqlite-schema.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { runStoreConformance } from "./store-conformance.js";
 
@@ -31,7 +32,7 @@ describe("SqliteStore", () => {
     expect(existsSync(path)).toBe(true);
     const db = new Database(path, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
     db.close();
   });
 
@@ -80,12 +81,20 @@ describe("SqliteStore", () => {
     await right.close();
   });
 
-  it("wraps driver failures in StoreError", () => {
+  it("wraps driver failures in StoreError, and names a file that is not a database", () => {
     const path = join(directory, "not-a-database.db");
     writeFileSync(path, "this is not an sqlite file, just text that is long enough to have a header".repeat(20));
     expect(() => new SqliteStore({ path })).toThrow(StoreError);
     try {
       new SqliteStore({ path });
+    } catch (error) {
+      expect(error).toMatchObject({ code: "store_unrecognized", fault: "store", backend: "sqlite", operation: "open" });
+    }
+    const folder = join(directory, "a-directory.db");
+    mkdirSync(folder);
+    try {
+      new SqliteStore({ path: folder });
+      expect.unreachable();
     } catch (error) {
       expect(error).toMatchObject({ code: "store_failure", fault: "store", backend: "sqlite", operation: "open" });
     }

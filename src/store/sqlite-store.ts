@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import Database, { type Database as Connection, type Statement } from "better-sqlite3";
+import { resolve } from "node:path";
+import type { Database as Connection, Statement } from "better-sqlite3";
 import { NousError } from "../errors/nous-error.js";
 import {
   SessionConflictError,
@@ -12,7 +11,7 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import { decodeEvent, type EncodedEvent } from "./event-encoding.js";
+import { CHAIN_START, chainChecksums, decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import {
@@ -34,12 +33,16 @@ import type {
   SessionSummary,
 } from "./session-store.js";
 import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
-import { migrateSqlite } from "./sqlite-schema.js";
+import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
+import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `SqliteStore`. */
 export interface SqliteStoreOptions {
-  /** The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created). */
+  /**
+   * The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created).
+   * A missing file is created; an existing one must be a Nous store (else `UnrecognizedStoreError`).
+   */
   readonly path?: string;
   /**
    * `"full"` (default): every commit is fsynced before `append` resolves, so an acknowledged event
@@ -87,13 +90,10 @@ export class SqliteStore implements SessionStore {
     this.path = options.path === ":memory:" ? ":memory:" : resolve(options.path ?? ".nous/sessions.db");
     this.#now = options.now ?? Date.now;
     try {
-      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      this.#db = new Database(this.path);
-      this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-      this.#db.pragma("journal_mode = WAL");
-      this.#db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
-      this.#db.pragma("foreign_keys = ON");
-      migrateSqlite(this.#db);
+      this.#db = openSqliteDatabase(this.path, {
+        busyTimeoutMs: Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000)),
+        synchronous: options.synchronous === "normal" ? "normal" : "full",
+      });
     } catch (error) {
       throw wrap("open", error);
     }
@@ -114,12 +114,23 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const { fromSeq, limit } = normalizeRead(options);
-    const rows = this.#run("read", () =>
-      this.#statement(
-        "SELECT seq, at, type, run_id AS runId, data FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-      ).all(sessionId, fromSeq, limit === Number.MAX_SAFE_INTEGER ? -1 : limit),
-    ) as EncodedEvent[];
-    return rows.map((row) => decodeEvent(sessionId, row));
+    // One read transaction, so the rows and the session's last seq come from one snapshot.
+    const window = this.#run("read", () =>
+      this.#db.transaction(() => ({
+        sessionId,
+        fromSeq,
+        limit,
+        lastSeq: this.#lastSeqOrUndefined(sessionId),
+        rows: this.#statement(
+          "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+        ).all(
+          sessionId,
+          Math.max(1, fromSeq - 1),
+          limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+        ) as StoredEvent[],
+      }))(),
+    );
+    return decodeVerified(window, { backend: "sqlite", operation: "read" });
   }
 
   async lastSeq(sessionId: string): Promise<number> {
@@ -181,15 +192,16 @@ export class SqliteStore implements SessionStore {
           }
           const placeholders = LIFECYCLE_EVENT_TYPES.map(() => "?").join(", ");
           const lifecycleRows = this.#statement(
-            `SELECT type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
-          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { type: string; data: string }[];
+            `SELECT seq, type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
+          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { seq: number; type: string; data: string }[];
           let lifecycle = INITIAL_LIFECYCLE;
           for (const row of lifecycleRows) {
-            lifecycle = foldLifecycle(lifecycle, { type: row.type, data: JSON.parse(row.data) });
+            const data = parseStoredData(row.data, { sessionId: sourceSessionId, seq: row.seq }, forkSite);
+            lifecycle = foldLifecycle(lifecycle, { type: row.type, data });
           }
           this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
           this.#statement(
-            "INSERT INTO events (session_id, seq, at, type, run_id, data) SELECT ?, seq, at, type, run_id, data FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
+            "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
           ).run(newSessionId, sourceSessionId, atSeq);
         })
         .immediate(),
@@ -221,11 +233,26 @@ export class SqliteStore implements SessionStore {
    */
   integrityCheck(): IntegrityReport {
     this.#checkOpen();
-    const messages = this.#run("integrityCheck", () => this.#db.pragma("integrity_check", { simple: false })) as {
-      integrity_check: string;
-    }[];
-    const texts = messages.map((row) => row.integrity_check);
-    return { ok: texts.length === 1 && texts[0] === "ok", messages: texts };
+    return this.#run("integrityCheck", () => integrityCheck(this.#db));
+  }
+
+  /**
+   * Reads back every event of one session, or of the whole store, checking each checksum chain;
+   * for the whole store also runs `PRAGMA integrity_check` and `foreign_key_check`.
+   *
+   * @example
+   * const report = await store.verify();
+   * if (!report.ok) console.error(report.sessions.filter((session) => session.status === "damaged"));
+   */
+  async verify(sessionId?: string): Promise<StoreVerification> {
+    this.#checkOpen();
+    if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
+    await this.#group?.flush();
+    const ids = async () =>
+      this.#run("verify", () =>
+        this.#statement("SELECT session_id FROM sessions ORDER BY session_id").pluck().all(),
+      ) as string[];
+    return verifySessions(this, sessionId, ids, () => this.#run("verify", () => checkSqliteStorage(this.#db)));
   }
 
   async close(): Promise<void> {
@@ -272,11 +299,17 @@ export class SqliteStore implements SessionStore {
         "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
       ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, lifecycle), item.sessionId);
     }
+    const previousChecksum =
+      row === undefined || row.last_seq === 0
+        ? undefined
+        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?")
+            .pluck()
+            .get(item.sessionId, row.last_seq) as string | undefined);
     const insert = this.#statement(
-      "INSERT INTO events (session_id, seq, at, type, run_id, data) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    for (const event of item.events) {
-      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data);
+    for (const event of chainChecksums(previousChecksum ?? CHAIN_START, item.events)) {
+      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data, event.checksum);
     }
     return undefined;
   }
@@ -344,6 +377,8 @@ function lifecycleColumns(sessionId: string, lifecycle: LifecycleState) {
     searchTextOf(sessionId, lifecycle),
   ] as const;
 }
+
+const forkSite = { backend: "sqlite", operation: "fork" } as const;
 
 function wrap(operation: string, error: unknown): Error {
   return NousError.isInstance(error) ? error : new StoreError({ backend: "sqlite", operation, cause: error });

@@ -5,6 +5,7 @@ import { defineForkCases } from "./conformance/fork-cases.js";
 import { defineListCases } from "./conformance/list-cases.js";
 import { definePayloadCases } from "./conformance/payload-cases.js";
 import { defineReadCases } from "./conformance/read-cases.js";
+import { defineVerifyCases } from "./conformance/verify-cases.js";
 import type { SessionStore } from "./session-store.js";
 
 /** What `runStoreConformance` needs to know about a backend. */
@@ -19,7 +20,8 @@ export interface StoreConformanceOptions {
 
 /**
  * The behavioural contract of `SessionStore` as a vitest suite. Every backend's test file calls it
- * with no skips, so every backend is held to the same behaviour. Import it from a test file only
+ * with no skips, so every backend is held to the same behaviour (`verify` included: the suite
+ * expects a store to implement it). Import it from a test file only
  * (it defines `describe`/`it` blocks).
  *
  * @example
@@ -50,5 +52,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     definePayloadCases(context);
     defineListCases(context);
     defineForkCases(context);
+    defineVerifyCases(context);
   });
 }
