@@ -48,6 +48,7 @@ export {
   DefinitionError,
   DepthLimitExceededError,
   type ErrorFault,
+  LeaseLostError,
   LimitError,
   MalformedResponseError,
   MaxIterationsExceededError,
@@ -64,6 +65,7 @@ export {
   ProviderServerError,
   ProviderTimeoutError,
   RateLimitError,
+  SessionConflictError,
   SessionLogFormatError,
   StreamTruncatedError,
   ToolRetriesExceededError,
@@ -173,8 +175,10 @@ export {
   type UserMessage,
 } from "./session/index.js";
 export {
+  type AcquireLeaseOptions,
   type AppendOptions,
   type ForkOptions,
+  type Lease,
   type ListFilter,
   MemoryStore,
   type MemoryStoreOptions,

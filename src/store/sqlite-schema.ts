@@ -38,6 +38,19 @@ export const SQLITE_MIGRATIONS: readonly { readonly version: number; readonly sq
       ) STRICT;
     `,
   },
+  {
+    // Leases (one writer per session, fencing tokens). A row outlives a release (owner NULL) and the
+    // session's deletion, so tokens only ever count up. expires_at is epoch ms by the store's clock.
+    version: 2,
+    sql: `
+      CREATE TABLE leases (
+        session_id TEXT PRIMARY KEY,
+        owner      TEXT,
+        token      INTEGER NOT NULL CHECK (token >= 1),
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ]);
 
 /**
