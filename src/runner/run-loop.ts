@@ -1,5 +1,6 @@
 import { NousError } from "../errors/nous-error.js";
-import { ApprovalPendingError } from "../errors/run-errors.js";
+import { LeaseLostError } from "../errors/lease-errors.js";
+import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
@@ -84,9 +85,11 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
         }
       }
     }
-  } catch (error) {
+  } catch (caught) {
     // A stream whose reader stopped early just unwinds, as a generator would: nothing is recorded.
-    if (error instanceof ConsumerStoppedError) throw error;
+    if (caught instanceof ConsumerStoppedError) throw caught;
+    // A lost lease aborts the run's signal; the run fails with the lease's error, not as cancelled.
+    const error = caught instanceof CancelledError && caught.cause instanceof LeaseLostError ? caught.cause : caught;
     // A run waiting for approval is paused, not failed: its log ends with the requests.
     if (!(error instanceof ApprovalPendingError)) {
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
