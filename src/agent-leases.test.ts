@@ -7,7 +7,12 @@ import { z } from "zod";
 import { Agent } from "./agent.js";
 import { decideApproval, listPendingApprovals } from "./approvals.js";
 import { LeaseLostError } from "./errors/lease-errors.js";
-import { ApprovalPendingError, CancelledError, MaxIterationsExceededError, SessionStateError } from "./errors/run-errors.js";
+import {
+  ApprovalPendingError,
+  CancelledError,
+  MaxIterationsExceededError,
+  SessionStateError,
+} from "./errors/run-errors.js";
 import { SessionConflictError } from "./errors/store-errors.js";
 import { DefinitionError } from "./errors/user-errors.js";
 import { ScriptedModel } from "./models/scripted-model.js";
@@ -81,16 +86,30 @@ describe.each<[string, () => SessionStore]>([
 
   it("releases the lease when the run fails, pauses for approval, is aborted, or is refused before it starts", async () => {
     const store = makeStore();
+    const held: boolean[] = [];
+    const holding = (sessionId: string) => async () => {
+      held.push(!(await takeable(store, sessionId)));
+    };
     const loop = new Agent({
       model: new ScriptedModel([{ toolCalls: [{ name: "probe" }] }, { toolCalls: [{ name: "probe" }] }]),
-      tools: [probeTool(() => undefined)],
+      tools: [probeTool(holding("failed"))],
       maxIterations: 1,
     });
     await expect(loop.run("go", { sessionId: "failed", store })).rejects.toBeInstanceOf(MaxIterationsExceededError);
     expect(await takeable(store, "failed")).toBe(true);
 
-    const pay = tool({ name: "pay", description: "x", input: z.object({}), needsApproval: true, execute: () => "paid" });
-    const paying = new Agent({ model: new ScriptedModel([{ toolCalls: [{ id: "a", name: "pay" }] }]), tools: [pay] });
+    const pay = tool({
+      name: "pay",
+      description: "x",
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => "paid",
+    });
+    const paying = new Agent({
+      model: new ScriptedModel([{ toolCalls: [{ id: "a", name: "pay" }] }]),
+      tools: [pay],
+      hooks: { sessionStart: holding("paused") },
+    });
     await expect(paying.run("go", { sessionId: "paused", store })).rejects.toBeInstanceOf(ApprovalPendingError);
     expect(await takeable(store, "paused")).toBe(true);
     // Deciding is an unfenced append: it needs the session free, and it is.
@@ -100,12 +119,18 @@ describe.each<[string, () => SessionStore]>([
     const controller = new AbortController();
     const cancelling = new Agent({
       model: new ScriptedModel(callProbe),
-      tools: [probeTool(() => controller.abort(new Error("stop")))],
+      tools: [
+        probeTool(async () => {
+          await holding("aborted")();
+          controller.abort(new Error("stop"));
+        }),
+      ],
     });
     await expect(
       cancelling.run("go", { sessionId: "aborted", store, signal: controller.signal }),
     ).rejects.toBeInstanceOf(CancelledError);
     expect(await takeable(store, "aborted")).toBe(true);
+    expect(held).toEqual([true, true, true]);
 
     // A new run on a session with an unfinished run is refused after taking the lease: it gives it back.
     await expect(paying.run("again", { sessionId: "paused", store })).rejects.toBeInstanceOf(SessionStateError);
@@ -115,10 +140,19 @@ describe.each<[string, () => SessionStore]>([
 
   it("releases the lease at the end of a stream", async () => {
     const store = makeStore();
-    const agent = new Agent({ model: new ScriptedModel(callProbe), tools: [probeTool(() => undefined)] });
+    const held: boolean[] = [];
+    const agent = new Agent({
+      model: new ScriptedModel(callProbe),
+      tools: [
+        probeTool(async () => {
+          held.push(!(await takeable(store, "streamed")));
+        }),
+      ],
+    });
     const types: string[] = [];
     for await (const event of agent.stream("go", { sessionId: "streamed", store })) types.push(event.type);
     expect(types.at(-1)).toBe("run-end");
+    expect(held).toEqual([true]);
     expect(await takeable(store, "streamed")).toBe(true);
     await store.close();
   });
@@ -133,7 +167,13 @@ describe.each<[string, () => SessionStore]>([
     expect(await store.exists("busy")).toBe(false);
     await store.releaseLease(holder);
 
-    const pay = tool({ name: "pay", description: "x", input: z.object({}), needsApproval: true, execute: () => "paid" });
+    const pay = tool({
+      name: "pay",
+      description: "x",
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => "paid",
+    });
     const paying = new Agent({ model: new ScriptedModel([{ toolCalls: [{ id: "a", name: "pay" }] }]), tools: [pay] });
     await expect(paying.run("go", { sessionId: "busy", store })).rejects.toBeInstanceOf(ApprovalPendingError);
     const [approval] = await listPendingApprovals(store);
@@ -236,7 +276,10 @@ describe.each<[string, () => SessionStore]>([
     });
     const research = agentAsTool(child, { name: "research", description: "x" });
     const parent = new Agent({
-      model: new ScriptedModel([{ toolCalls: [{ id: "r1", name: "research", args: { prompt: "go" } }] }, { text: "ok" }]),
+      model: new ScriptedModel([
+        { toolCalls: [{ id: "r1", name: "research", args: { prompt: "go" } }] },
+        { text: "ok" },
+      ]),
       tools: [research, probeTool(() => undefined)],
     });
     expect((await parent.run("go", { sessionId: "parent", store })).output).toBe("ok");

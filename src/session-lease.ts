@@ -52,7 +52,9 @@ export class RunLease {
   ): Promise<RunLease> {
     const ttlMs = settings?.ttlMs ?? DEFAULT_LEASE_TTL_MS;
     if (!Number.isSafeInteger(ttlMs) || ttlMs < 30 || ttlMs > 86_400_000) {
-      throw new DefinitionError({ message: `lease.ttlMs must be a whole number of ms from 30 to 86400000, got ${ttlMs}` });
+      throw new DefinitionError({
+        message: `lease.ttlMs must be a whole number of ms from 30 to 86400000, got ${ttlMs}`,
+      });
     }
     const started = performance.now();
     const lease = await store.acquireLease(sessionId, { owner: newOwner(), ttlMs });

@@ -1,5 +1,5 @@
-import { NousError } from "../errors/nous-error.js";
 import { LeaseLostError } from "../errors/lease-errors.js";
+import { NousError } from "../errors/nous-error.js";
 import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
 import type { MessageInput } from "../session/messages.js";
