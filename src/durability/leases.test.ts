@@ -100,7 +100,6 @@ describe.each(backends)("one writer per session ($name)", (backend) => {
         await a.waitForLine("AT during");
         // A stays inside the tool for several ttls: only its heartbeat keeps the session.
         await elapse(TTL * 3);
-        expect((await store.get(sessionId))?.status).toBe("running");
         const before = await store.read(sessionId);
         const b = await runChild({
           args: ["resume", backend.name, backend.location, sessionId, effects, String(TURNS), policy],
@@ -110,6 +109,7 @@ describe.each(backends)("one writer per session ($name)", (backend) => {
         expect(b.lines.filter((line) => line.startsWith("DECIDE"))).toEqual([]);
         expect(await store.read(sessionId)).toEqual(before);
         expect(readEffects(effects).filter((line) => line.toolCallId === id)).toEqual([]);
+        expect((await store.get(sessionId))?.status).toBe("running");
         a.send("GO");
         expect((await a.exit).last).toBe(`DONE done after ${TURNS} turns`);
       } finally {
