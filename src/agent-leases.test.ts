@@ -157,6 +157,30 @@ describe.each<[string, () => SessionStore]>([
     await store.close();
   });
 
+  it("lets the session go before the run's end is seen: by sessionEnd, and by a reader that stops at run-end", async () => {
+    const store = makeStore();
+    const atEnd: boolean[] = [];
+    const agent = new Agent({
+      model: new ScriptedModel([...callProbe, ...callProbe]),
+      tools: [probeTool(() => undefined)],
+      hooks: {
+        sessionEnd: async () => {
+          atEnd.push(await takeable(store, "chat"));
+        },
+      },
+    });
+    for (const prompt of ["one", "two"]) {
+      for await (const event of agent.stream(prompt, { sessionId: "chat", store })) {
+        if (event.type === "run-end") break;
+      }
+      // The next turn of a chat starts right away, in the same process.
+      expect(await takeable(store, "chat")).toBe(true);
+    }
+    expect(atEnd).toEqual([true, true]);
+    expect((await store.read("chat")).filter((event) => event.type === "run_completed")).toHaveLength(2);
+    await store.close();
+  });
+
   it("refuses a run and a resume while another run's lease is live, changing nothing", async () => {
     const store = makeStore();
     const holder = await store.acquireLease("busy", { owner: "other-process", ttlMs: LONG });

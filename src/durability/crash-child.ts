@@ -17,8 +17,8 @@
  * at the end.
  */
 import { writeSync } from "node:fs";
-import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
 import { LeaseLostError } from "../errors/lease-errors.js";
+import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
 import { SessionConflictError } from "../errors/store-errors.js";
 import type { InDoubtResolver } from "../runner/run-state.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -83,7 +83,8 @@ async function main(): Promise<number> {
   const store = gatedStore(ackingStore(raw, pause));
   const ttl = Number(process.env.NOUS_LEASE_TTL_MS ?? 0);
   const lease = ttl > 0 ? { ttlMs: ttl } : undefined;
-  const patiently = <T>(attempt: () => Promise<T>) => (process.env.NOUS_WAIT_LEASE ? whenLeaseFree(attempt) : attempt());
+  const patiently = <T>(attempt: () => Promise<T>) =>
+    process.env.NOUS_WAIT_LEASE ? whenLeaseFree(attempt) : attempt();
   try {
     if (mode === "takeover") {
       const taken = await whenLeaseFree(() => raw.acquireLease(sessionId, { owner: "intruder", ttlMs: 60_000 }));

@@ -104,7 +104,13 @@ export interface RunningChild {
 export function startChild(options: SpawnOptions): RunningChild {
   const child = spawn(process.execPath, [...childCommand(), ...options.args], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_PATH: join(repoRoot, "node_modules"), NOUS_PAUSE_UNTIL_GO: "", NOUS_WAIT_LEASE: "", ...options.env },
+    env: {
+      ...process.env,
+      NODE_PATH: join(repoRoot, "node_modules"),
+      NOUS_PAUSE_UNTIL_GO: "",
+      NOUS_WAIT_LEASE: "",
+      ...options.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const lines: string[] = [];

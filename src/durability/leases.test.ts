@@ -8,8 +8,8 @@
  * - `nous sessions list` shows a killed run's session as interrupted once its lease has expired.
  */
 import { join } from "node:path";
-import { z } from "zod";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Agent } from "../agent.js";
 import { runCli } from "../cli/fixtures/cli-process.js";
 import { LeaseLostError } from "../errors/lease-errors.js";

@@ -92,7 +92,8 @@ export async function whenLeaseFree<T>(attempt: () => Promise<T>, tries = 100): 
       return await attempt();
     } catch (error) {
       const conflict = error instanceof SessionConflictError ? error : (error as { cause?: unknown }).cause;
-      if (!(conflict instanceof SessionConflictError) || conflict.reason !== "lease_held" || round >= tries) throw error;
+      if (!(conflict instanceof SessionConflictError) || conflict.reason !== "lease_held" || round >= tries)
+        throw error;
       const wait = Date.parse(conflict.heldUntil ?? "") - Date.now();
       await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(wait, 0), 60_000) + 10));
     }

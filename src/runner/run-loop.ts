@@ -97,6 +97,7 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       state.record("run_failed", { runId, error: { code, message } });
       await state.commit()?.catch(() => {});
     }
+    await state.end();
     // Not enumerable: a logged or printed error shows its message, not the whole session log.
     if (NousError.isInstance(error)) {
       Object.defineProperty(error, "log", {
@@ -115,6 +116,7 @@ async function finish<D extends object, O>(state: RunState<D, O>, output: O): Pr
   const { runId, hooks, emit } = state.config;
   state.record("run_completed", { runId, output });
   await state.commit();
+  await state.end();
   const result = toResult(state, output);
   await hooks.sessionEnd?.({ runId, output });
   if (emit) await emit({ type: "run-end", result });
