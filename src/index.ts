@@ -125,6 +125,7 @@ export type {
   ApprovalDecision,
   ApprovalHandler,
   Instructions,
+  LeaseSettings,
   OutputMode,
   PreToolUseDecision,
   Prompt,
@@ -174,6 +175,7 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
+export { DEFAULT_LEASE_TTL_MS } from "./session-lease.js";
 export {
   type AcquireLeaseOptions,
   type AppendOptions,

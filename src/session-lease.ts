@@ -5,7 +5,12 @@ import { DefinitionError } from "./errors/user-errors.js";
 import type { LeaseSettings } from "./runner/types.js";
 import type { Lease, SessionStore } from "./store/session-store.js";
 
-/** How long a session run's lease lasts without a heartbeat when no `lease.ttlMs` is given. */
+/**
+ * How long a session run's lease lasts without a heartbeat when no `lease.ttlMs` is given.
+ *
+ * @example
+ * new Agent({ model, lease: { ttlMs: DEFAULT_LEASE_TTL_MS / 3 } }); // resumable sooner after a crash
+ */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
 /**

@@ -1,6 +1,11 @@
 import { NousError, UserError } from "./nous-error.js";
 
-/** What `SessionConflictError` reports: a seq race, or a live run's lease. */
+/**
+ * What `SessionConflictError` reports: a seq race, or a live run's lease.
+ *
+ * @example
+ * new SessionConflictError({ sessionId: "s1", heldBy: "worker-7", heldUntil: new Date().toISOString() });
+ */
 export type SessionConflictFields =
   | { readonly sessionId: string; readonly expectedLastSeq: number; readonly actualLastSeq: number }
   | { readonly sessionId: string; readonly heldBy: string; readonly heldUntil: string };

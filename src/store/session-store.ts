@@ -82,7 +82,12 @@ export interface Lease {
   readonly expiresAt: string;
 }
 
-/** Options of `SessionStore.acquireLease`. */
+/**
+ * Options of `SessionStore.acquireLease`.
+ *
+ * @example
+ * await store.acquireLease("u42", { owner: `worker-${process.pid}`, ttlMs: 30_000 });
+ */
 export interface AcquireLeaseOptions {
   /** Who holds the lease (shown to whoever is refused). One owner per run. */
   readonly owner: string;
