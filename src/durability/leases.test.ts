@@ -32,7 +32,8 @@ import {
 } from "./harness.js";
 import { readEffects } from "./scenario.js";
 
-const TTL = 300;
+/** Heartbeats every 200 ms: a process starved of CPU for less than 400 ms keeps its lease. */
+const TTL = 600;
 const TURNS = 4;
 const dir = tempDir("leases");
 const schema = `nous_leases_${process.pid}_${Date.now()}`;
@@ -98,8 +99,8 @@ describe.each(backends)("one writer per session ($name)", (backend) => {
       });
       try {
         await a.waitForLine("AT during");
-        // A stays inside the tool for several ttls: only its heartbeat keeps the session.
-        await elapse(TTL * 3);
+        // A stays inside the tool for two ttls: only its heartbeat keeps the session.
+        await elapse(TTL * 2);
         const before = await store.read(sessionId);
         const b = await runChild({
           args: ["resume", backend.name, backend.location, sessionId, effects, String(TURNS), policy],
@@ -172,7 +173,7 @@ describe.each(backends)("one writer per session ($name)", (backend) => {
     });
     try {
       await a.waitForLine("AT during");
-      await elapse(TTL * 3);
+      await elapse(TTL * 2);
       expect(await list()).toMatch(/^killed\s+running\s/m);
     } finally {
       a.kill();
