@@ -10,9 +10,10 @@ import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "./runner/o
 import { analyzeResumePoint } from "./runner/resume-analysis.js";
 import { type RunStart, runLoop } from "./runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "./runner/run-state.js";
-import type { AgentOptions, Prompt, RunOptions, RunResult } from "./runner/types.js";
+import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "./runner/types.js";
 import { AgentContext } from "./session/agent-context.js";
 import type { RunSeam } from "./session/run-seam.js";
+import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
   assertNoUnfinishedRun,
@@ -41,6 +42,8 @@ export type SessionRunOptions<D extends object> = RunOptions<D> & {
   sessionId?: string;
   /** Where the session lives (default: SQLite at `.nous/sessions.db`). */
   store?: SessionStore;
+  /** The lease this session run holds (default: the agent's `lease`, else a 30 s ttl). */
+  lease?: LeaseSettings;
 };
 
 /** `run`/`stream` take options; they are required only when the deps type has required keys. */
@@ -59,6 +62,14 @@ interface AnyRunOptions<D extends object> {
   store?: SessionStore;
   resolveInDoubt?: InDoubtResolver<D>;
   parent?: ParentRun;
+  lease?: LeaseSettings;
+}
+
+/** A run ready to start, and the lease it holds (a session run) until it ends. */
+interface PreparedRun<D extends object, O> {
+  readonly state: RunState<D, O>;
+  readonly start: RunStart;
+  readonly lease: RunLease | undefined;
 }
 
 /** `resume` takes options; they are required only when the deps type has required keys. */
@@ -120,25 +131,29 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return agentAsTool(this, options);
   }
 
-  /** Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure. */
+  /**
+   * Runs the agent to its final answer. Rejects with a typed error (carrying the log) on failure.
+   * With a `sessionId`, the run holds the session's lease from before it reads the log until it
+   * ends; while another run's lease is live it is refused with `SessionConflictError`.
+   */
   async run(prompt: Prompt, ...[options]: RunArguments<D>): Promise<RunResult<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    const { state, start: from } = await this.#prepare(start, options as AnyRunOptions<D> | undefined, undefined);
-    return runLoop(state, from);
+    return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, undefined));
   }
 
   /**
    * Continues a session's interrupted run from its log: after a crash or a store failure
    * (`StoreError`), or once its pending approvals are decided. Calls with a recorded result never
    * run again; a started call without one re-runs only if its tool is idempotent (see `resolveInDoubt`).
+   * Refused with `SessionConflictError`, changing nothing, while the session's lease is live (its run
+   * is still going in some process); after a crash, once the lease expired (status `"interrupted"`).
    *
    * @example
    * const result = await agent.resume("u42", { store, deps: { db } });
    */
   async resume(sessionId: string, ...[options]: ResumeArguments<D>): Promise<RunResult<O, D>> {
     const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
-    const { state, start } = await this.#prepare({ type: "resume", pending: undefined }, all, undefined);
-    return runLoop(state, start);
+    return runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, undefined));
   }
 
   /**
@@ -156,18 +171,21 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return {
       [Symbol.asyncIterator]: () =>
         new EventChannel<AgentStreamEvent<O, D>, RunResult<O, D>>(async (emit) => {
-          const prepared = await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit);
-          return runLoop(prepared.state, prepared.start);
+          return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit));
         }),
     };
   }
 
-  /** Everything a run needs before its loop starts: the context (from the store, for a session run) and the state. */
+  /**
+   * Everything a run needs before its loop starts: for a session run the lease (taken before the
+   * log is read, so what it reads is what no other run will change) and the context from the
+   * store; then the state.
+   */
   async #prepare(
     start: RunStart,
     options: AnyRunOptions<D> | undefined,
     emit: Emit<AgentStreamEvent<O, D>> | undefined,
-  ): Promise<{ state: RunState<D, O>; start: RunStart }> {
+  ): Promise<PreparedRun<D, O>> {
     const agent = this.#options;
     const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;
     const maxDepth = agent.maxDepth ?? 3;
@@ -180,23 +198,30 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     let resumePoint: ReturnType<typeof analyzeResumePoint>;
     let storedCount = 0;
     let store = options?.store ?? (options?.parent?.seam.store as SessionStore | undefined);
+    let lease: RunLease | undefined;
     if (sessionId !== undefined) {
       store ??= await defaultSessionStore();
-      const events = await store.read(sessionId);
-      let inDoubt: ReadonlySet<string> = new Set();
-      if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
-      else {
-        resumePoint = analyzeResumePoint(events);
-        if (resumePoint === undefined || resumePoint.finished) {
-          throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
+      lease = await RunLease.acquire(store, sessionId, options?.lease ?? agent.lease, options?.signal);
+      try {
+        const events = await store.read(sessionId);
+        let inDoubt: ReadonlySet<string> = new Set();
+        if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
+        else {
+          resumePoint = analyzeResumePoint(events);
+          if (resumePoint === undefined || resumePoint.finished) {
+            throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
+          }
+          runId = resumePoint.runId;
+          start = { type: "resume", pending: resumePoint.pending };
         }
-        runId = resumePoint.runId;
-        start = { type: "resume", pending: resumePoint.pending };
+        context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+        context = abandonInDoubt(context, inDoubt, sessionId, (name) => this.#tools.get(name)?.idempotent === true);
+        persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0, lease);
+        storedCount = events.length;
+      } catch (error) {
+        await lease.release();
+        throw error;
       }
-      context = sessionContext(events, deps, { name: agent.name, now: agent.now });
-      context = abandonInDoubt(context, inDoubt, sessionId, (name) => this.#tools.get(name)?.idempotent === true);
-      persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0);
-      storedCount = events.length;
     } else if (start.type === "resume") {
       throw new SessionStateError({ message: "resume needs a sessionId" });
     }
@@ -212,7 +237,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         maxIterations: agent.maxIterations ?? 10,
         outputRetries: agent.outputRetries ?? 2,
         emit,
-        signal: options?.signal,
+        signal: lease?.signal ?? options?.signal,
         persistence,
         sessionId,
         resolveInDoubt: options?.resolveInDoubt,
@@ -231,6 +256,15 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       state.iteration = resumePoint.iteration;
       state.usage = resumePoint.usage;
     }
-    return { state, start };
+    return { state, start, lease };
+  }
+}
+
+/** Runs the loop, then gives the session's lease up, however the run ended. */
+async function runHeld<D extends object, O>(prepared: PreparedRun<D, O>): Promise<RunResult<O, D>> {
+  try {
+    return await runLoop(prepared.state, prepared.start);
+  } finally {
+    await prepared.lease?.release();
   }
 }

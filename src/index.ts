@@ -54,6 +54,7 @@ export {
   type EventDamage,
   EventNotSerializableError,
   EventSequenceError,
+  LeaseLostError,
   LimitError,
   MalformedResponseError,
   MaxIterationsExceededError,
@@ -144,6 +145,7 @@ export type {
   ApprovalDecision,
   ApprovalHandler,
   Instructions,
+  LeaseSettings,
   OutputMode,
   PreToolUseDecision,
   Prompt,
@@ -193,9 +195,12 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
+export { DEFAULT_LEASE_TTL_MS } from "./session-lease.js";
 export {
+  type AcquireLeaseOptions,
   type AppendOptions,
   type ForkOptions,
+  type Lease,
   type ListFilter,
   MemoryStore,
   type MemoryStoreOptions,

@@ -18,12 +18,22 @@ export function defaultSessionStore(): Promise<SessionStore> {
   return defaultStore;
 }
 
-/** Commits a run's events to the store, each batch checked against the last seq this run saw. */
-export function storePersistence(store: SessionStore, sessionId: string, lastSeq: number): RunPersistence {
+/**
+ * Commits a run's events to the store, each batch checked against the last seq this run saw and
+ * fenced with the run's lease token (refused with `LeaseLostError` once another run took over);
+ * releases the lease once the run has committed its last event.
+ */
+export function storePersistence(
+  store: SessionStore,
+  sessionId: string,
+  lastSeq: number,
+  lease: { readonly token: number; release(): Promise<void> },
+): RunPersistence {
   let expectedLastSeq = lastSeq;
   return {
+    end: () => lease.release(),
     async commit(events) {
-      await store.append(sessionId, events, { expectedLastSeq });
+      await store.append(sessionId, events, { expectedLastSeq, fence: lease.token });
       expectedLastSeq = events.at(-1)?.seq ?? expectedLastSeq;
     },
   };

@@ -72,8 +72,9 @@ describe("nous approvals", () => {
     const pending = await pendingOf("a3");
     const recorded = json(await cli("approvals", "approve", "a3", pending.toolCallId, "--no-resume", "--json"));
     expect(recorded).toMatchObject({ sessionId: "a3", verdict: "approve", resumed: false, pending: 0 });
+    // Decided, not resumed: the run is unfinished and no process holds it.
     expect(json<{ summary: { status: string } }>(await cli("sessions", "show", "a3", "--json")).summary.status).toBe(
-      "running",
+      "interrupted",
     );
 
     const results = await Promise.all([

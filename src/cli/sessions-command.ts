@@ -10,7 +10,9 @@ export const SESSIONS_HELP = `Usage: nous sessions <subcommand> [options]
 
 Subcommands:
   list                       sessions, newest first
-      --status s[,s]         running, completed, failed, awaiting_approval, idle
+      --status s[,s]         running, interrupted, completed, failed, awaiting_approval, idle
+                             (interrupted: its run stopped midway and no process holds it
+                             any more, e.g. after a crash once the lease expired: resume it)
       --agent name           exact agent name
       --search text          substring of the id, agent or model
       --limit n              page size, 1 … 1000 (default 20)

@@ -1,14 +1,14 @@
 /**
  * Approvals across processes: a child run pauses for approval; the test process (fresh store
  * connection on the same file) lists, decides and resumes. Then two processes resume one crashed
- * session at once: exactly one proceeds, the other gets SessionConflictError.
+ * session at once (once its lease expired): exactly one proceeds, the other gets SessionConflictError.
  */
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ApprovalMismatchError, decideApproval, hashArgs, listPendingApprovals } from "../approvals.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { runChild, seqProblems, tempDir } from "./harness.js";
+import { runChild, seqProblems, tempDir, untilInterrupted } from "./harness.js";
 import { approvalAgent, readEffects } from "./scenario.js";
 
 const dir = tempDir("approval");
@@ -79,10 +79,12 @@ describe("two processes resume the same session", () => {
     const effects = join(dir, "race.effects");
     const crashed = await runChild({
       args: ["run", "sqlite", path, "race", effects, "4"],
-      env: { NOUS_PAUSE_AT: "reserve:during:1" },
+      env: { NOUS_PAUSE_AT: "reserve:during:1", NOUS_LEASE_TTL_MS: "300" },
       kill: { atWindow: true },
     });
     expect(crashed.killed).toBe(true);
+    // Resumable only once the killed run's lease has expired.
+    await untilInterrupted(store, "race");
     const ready: ChildProcess[] = [];
     const onReady = (child: ChildProcess) => {
       ready.push(child);
@@ -94,7 +96,7 @@ describe("two processes resume the same session", () => {
       runChild({ args, env: { NOUS_WAIT_GO: "1" }, onReady }),
     ]);
     const lasts = outcomes.map((outcome) => outcome.last).sort();
-    expect(lasts).toEqual(["CONFLICT", "DONE done after 4 turns"]);
+    expect(lasts).toEqual(["CONFLICT lease_held", "DONE done after 4 turns"]);
     const log = await store.read("race");
     expect(seqProblems(log)).toBeUndefined();
     expect(log.at(-1)?.type).toBe("run_completed");

@@ -3,19 +3,36 @@
  *   node --import tsx src/durability/crash-child.ts <mode> <backend> <location> <sessionId> <effectsFile> [turns] [policy]
  * mode: run | resume | auto (run if the session does not exist, else resume) | approval
  * backend: sqlite (location = file path) | pg (location = schema; URL from DATABASE_URL)
- * policy (resume): none (ToolInDoubtError surfaces) | reconcile (look at the side effects) | rerun
- * Env NOUS_PAUSE_AT=tool:window:nth pauses there (prints `AT <window>`); NOUS_WAIT_GO=1 makes a
- * resume wait for a `GO` line on stdin after reading the log (prints `READY`). NOUS_SCENARIO=extended
- * runs the extended scenario (a transfer needing approval each turn).
+ *   mode takeover: node … takeover <backend> <location> <sessionId> takes the session's lease as
+ *   "intruder" once it is free (waiting for it to expire), prints `TOKEN <n>` and exits.
+ * policy (resume): none (ToolInDoubtError surfaces) | reconcile (look at the side effects) | rerun |
+ * result (always record a result, never re-run)
+ * Env NOUS_PAUSE_AT=tool:window:nth pauses there (prints `AT <window>`; with NOUS_PAUSE_UNTIL_GO=1
+ * it goes on after a `GO` line on stdin, else it waits to be killed); NOUS_WAIT_GO=1 makes a run wait
+ * for a `GO` line on stdin just before it takes the session's lease (prints `READY`);
+ * NOUS_SCENARIO=extended runs the extended scenario (a transfer needing approval every third turn);
+ * NOUS_LEASE_TTL_MS sets the runs' lease ttl; NOUS_WAIT_LEASE=1 makes a run refused by a live lease
+ * (a killed predecessor's) wait for it to expire and try again.
  * Prints `ACK <seq>` after every commit, `DECIDE <id> <type>` per in-doubt decision, and one of
- * `DONE <output>` (after `DEPS <json>`, the run's final deps), `PENDING <n>`, `INDOUBT <id>`, `CONFLICT`, `ERROR <name> <message>` at the end.
+ * `DONE <output>` (after `DEPS <json>`, the run's final deps), `PENDING <n>`, `INDOUBT <id>`, `CONFLICT <reason>`, `LOST`, `ERROR <name> <message>`
+ * at the end.
  */
 import { writeSync } from "node:fs";
+import { LeaseLostError } from "../errors/lease-errors.js";
 import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
 import { SessionConflictError } from "../errors/store-errors.js";
 import type { InDoubtResolver } from "../runner/run-state.js";
 import type { SessionStore } from "../store/session-store.js";
-import { ackingStore, approvalAgent, type Deps, parsePause, reconcilePolicy, scenarioAgent } from "./scenario.js";
+import {
+  ackingStore,
+  approvalAgent,
+  type Deps,
+  parsePause,
+  reconcilePolicy,
+  scenarioAgent,
+  waitForGo,
+  whenLeaseFree,
+} from "./scenario.js";
 
 const [
   mode = "auto",
@@ -40,31 +57,20 @@ async function openStore(): Promise<SessionStore> {
   return new SqliteStore({ path: location });
 }
 
-function waitForGo(): Promise<void> {
-  return new Promise((resolve) => {
-    let buffer = "";
-    process.stdin.on("data", (chunk) => {
-      buffer += chunk.toString();
-      if (buffer.includes("GO")) resolve();
-    });
-  });
-}
-
-/** With NOUS_WAIT_GO, the first `read` (the resume's log load) waits for `GO` so two resumes overlap. */
+/** With NOUS_WAIT_GO, the first `acquireLease` (a run's first step) waits for `GO`, so two runs race for it. */
 function gatedStore(inner: SessionStore): SessionStore {
   if (!process.env.NOUS_WAIT_GO) return inner;
   let gated = false;
   return new Proxy(inner, {
     get(target, property, receiver) {
-      if (property === "read") {
-        return async (...args: Parameters<SessionStore["read"]>) => {
-          const events = await target.read(...args);
+      if (property === "acquireLease") {
+        return async (...args: Parameters<SessionStore["acquireLease"]>) => {
           if (!gated) {
             gated = true;
             say("READY");
             await waitForGo();
           }
-          return events;
+          return target.acquireLease(...args);
         };
       }
       const value = Reflect.get(target, property, receiver);
@@ -77,10 +83,19 @@ async function main(): Promise<number> {
   const raw = await openStore();
   const pause = parsePause(process.env.NOUS_PAUSE_AT);
   const store = gatedStore(ackingStore(raw, pause));
+  const ttl = Number(process.env.NOUS_LEASE_TTL_MS ?? 0);
+  const lease = ttl > 0 ? { ttlMs: ttl } : undefined;
+  const patiently = <T>(attempt: () => Promise<T>) =>
+    process.env.NOUS_WAIT_LEASE ? whenLeaseFree(attempt) : attempt();
   try {
+    if (mode === "takeover") {
+      const taken = await whenLeaseFree(() => raw.acquireLease(sessionId, { owner: "intruder", ttlMs: 60_000 }));
+      say(`TOKEN ${taken.token}`);
+      return 0;
+    }
     if (mode === "approval") {
       const { agent } = approvalAgent(effectsFile);
-      await agent.run("Pay people", { sessionId, store, deps: { counter: 0 } });
+      await patiently(() => agent.run("Pay people", { sessionId, store, deps: { counter: 0 }, lease }));
       say("DONE unexpected");
       return 1;
     }
@@ -94,11 +109,18 @@ async function main(): Promise<number> {
               say(`DECIDE ${call.toolCallId} rerun`);
               return { type: "rerun" };
             }
-          : undefined;
-    const resume = mode === "resume" || (mode === "auto" && (await raw.exists(sessionId)));
-    const result = resume
-      ? await agent.resume(sessionId, { store, deps: { counter: 0 }, resolveInDoubt })
-      : await agent.run("Go", { sessionId, store, deps: { counter: 0 } });
+          : policy === "result"
+            ? (call) => {
+                say(`DECIDE ${call.toolCallId} result`);
+                return { type: "result", result: { settled: "without re-running" } };
+              }
+            : undefined;
+    const result = await patiently(async () => {
+      const resume = mode === "resume" || (mode === "auto" && (await raw.exists(sessionId)));
+      return resume
+        ? agent.resume(sessionId, { store, deps: { counter: 0 }, resolveInDoubt, lease })
+        : agent.run("Go", { sessionId, store, deps: { counter: 0 }, lease });
+    });
     say(`DEPS ${JSON.stringify(result.deps)}`);
     say(`DONE ${result.output}`);
     return 0;
@@ -111,8 +133,13 @@ async function main(): Promise<number> {
       say(`INDOUBT ${error.call.toolCallId}`);
       return 2;
     }
-    if (error instanceof SessionConflictError || (error as { cause?: unknown }).cause instanceof SessionConflictError) {
-      say("CONFLICT");
+    const conflict = error instanceof SessionConflictError ? error : (error as { cause?: unknown }).cause;
+    if (conflict instanceof SessionConflictError) {
+      say(`CONFLICT ${conflict.reason}`);
+      return 3;
+    }
+    if (error instanceof LeaseLostError) {
+      say("LOST");
       return 3;
     }
     say(`ERROR ${(error as Error).name} ${(error as Error).message.replaceAll("\n", " ")}`);

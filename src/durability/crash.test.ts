@@ -172,7 +172,8 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
       random() < 0.85 ? { afterAcks: 1 + Math.floor(random() * remaining) } : { afterMs: Math.floor(random() * 400) };
     const outcome = await runChild({
       args: ["auto", backend.name, backend.location, sessionId, effects, String(TURNS), "reconcile"],
-      env: ENV,
+      // A killed child's lease holds the session until it expires: the next child waits for that.
+      env: { ...ENV, NOUS_LEASE_TTL_MS: "250", NOUS_WAIT_LEASE: "1" },
       kill: plan,
     });
     for (const line of outcome.lines) {

@@ -1,5 +1,5 @@
 /** Test helpers of the durability suite: spawning the crash child, checking logs, reaching PostgreSQL. */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, "crash-child.ts");
@@ -92,47 +93,76 @@ export interface SpawnOptions {
   readonly onReady?: (child: ChildProcess) => void;
 }
 
-/** Runs the crash child and resolves once it exited (by itself or killed). */
-export function runChild(options: SpawnOptions): Promise<ChildOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...childCommand(options.script ?? childScript), ...options.args], {
-      cwd: repoRoot,
-      env: { ...process.env, NODE_PATH: join(repoRoot, "node_modules"), ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const lines: string[] = [];
-    const acked: number[] = [];
-    let killed = false;
-    let buffer = "";
-    let stderr = "";
-    const kill = () => {
-      if (!killed && child.exitCode === null) {
-        killed = true;
-        child.kill("SIGKILL");
+/** A crash child that is running: its output so far, a way to wait for a line, and its exit. */
+export interface RunningChild {
+  readonly process: ChildProcess;
+  readonly lines: readonly string[];
+  /** Resolves with the first line (seen so far or later) starting with `prefix`; rejects if the child exits first. */
+  waitForLine(prefix: string): Promise<string>;
+  /** Writes a line to the child's stdin. */
+  send(line: string): void;
+  /** SIGKILLs the child (its outcome then says `killed`); nothing when it has exited. */
+  kill(): void;
+  readonly exit: Promise<ChildOutcome>;
+}
+
+/** Starts the crash child; `exit` resolves once it exited (by itself or killed). */
+export function startChild(options: SpawnOptions): RunningChild {
+  const child = spawn(process.execPath, [...childCommand(options.script ?? childScript), ...options.args], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_PATH: join(repoRoot, "node_modules"),
+      NOUS_PAUSE_UNTIL_GO: "",
+      NOUS_WAIT_LEASE: "",
+      ...options.env,
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const acked: number[] = [];
+  const waiters: { prefix: string; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  let killed = false;
+  let exited = false;
+  let buffer = "";
+  let stderr = "";
+  const kill = () => {
+    if (!killed && child.exitCode === null) {
+      killed = true;
+      child.kill("SIGKILL");
+    }
+  };
+  const timer = options.kill?.afterMs !== undefined ? setTimeout(kill, options.kill.afterMs) : undefined;
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline = buffer.indexOf("\n");
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      lines.push(line);
+      if (line.startsWith("ACK ")) {
+        acked.push(Number(line.slice(4)));
+        if (options.kill?.afterAcks !== undefined && acked.length >= options.kill.afterAcks) kill();
+      } else if (line.startsWith("AT ") && options.kill?.atWindow) kill();
+      else if (line === "READY") options.onReady?.(child);
+      for (const waiter of waiters.filter((each) => line.startsWith(each.prefix))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
       }
-    };
-    const timer = options.kill?.afterMs !== undefined ? setTimeout(kill, options.kill.afterMs) : undefined;
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline = buffer.indexOf("\n");
-      while (newline !== -1) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        if (line.startsWith("ACK ")) {
-          acked.push(Number(line.slice(4)));
-          if (options.kill?.afterAcks !== undefined && acked.length >= options.kill.afterAcks) kill();
-        } else if (line.startsWith("AT ") && options.kill?.atWindow) kill();
-        else if (line === "READY") options.onReady?.(child);
-        newline = buffer.indexOf("\n");
-      }
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+      newline = buffer.indexOf("\n");
+    }
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exit = new Promise<ChildOutcome>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => {
+      exited = true;
       if (timer) clearTimeout(timer);
+      for (const waiter of waiters.splice(0)) {
+        waiter.reject(new Error(`child exited before printing ${waiter.prefix}: ${lines.join(" | ")} ${stderr}`));
+      }
       if (!killed && code !== 0 && code !== 2 && code !== 3) {
         reject(new Error(`child exited ${code}: ${lines.filter((l) => !l.startsWith("ACK")).join(" | ")} ${stderr}`));
         return;
@@ -140,6 +170,48 @@ export function runChild(options: SpawnOptions): Promise<ChildOutcome> {
       resolve({ lines, acked, killed, code, last: lines.filter((line) => !line.startsWith("ACK ")).at(-1) });
     });
   });
+  return {
+    process: child,
+    lines,
+    waitForLine: (prefix) => {
+      const seen = lines.find((line) => line.startsWith(prefix));
+      if (seen !== undefined) return Promise.resolve(seen);
+      if (exited) return Promise.reject(new Error(`child exited before printing ${prefix}`));
+      return new Promise((resolve, reject) => waiters.push({ prefix, resolve, reject }));
+    },
+    send: (line) => child.stdin.write(`${line}\n`),
+    kill,
+    exit,
+  };
+}
+
+/** Runs the crash child and resolves once it exited (by itself or killed). */
+export function runChild(options: SpawnOptions): Promise<ChildOutcome> {
+  return startChild(options).exit;
+}
+
+/**
+ * Runs the crash child to its end synchronously: this process's event loop is blocked meanwhile (no
+ * timer, no lease heartbeat runs), as in a stalled process. Returns its output lines.
+ */
+export function runChildSync(args: readonly string[], env: Record<string, string> = {}): string[] {
+  const result = spawnSync(process.execPath, [...childCommand(childScript), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_PATH: join(repoRoot, "node_modules"), ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(`child exited ${result.status}: ${result.stdout} ${result.stderr}`);
+  return result.stdout.split("\n").filter((line) => line.length > 0);
+}
+
+/** Resolves once the session reads as interrupted: its run's process is gone and its lease has expired. */
+export async function untilInterrupted(store: SessionStore, sessionId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await store.get(sessionId))?.status !== "interrupted") {
+    if (Date.now() > deadline) throw new Error(`session ${sessionId} did not become interrupted in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Seqs are exactly 1 … n: no gap, no duplicate, in order. */

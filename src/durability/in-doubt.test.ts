@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ToolInDoubtError } from "../errors/run-errors.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { countByCall, runChild, seqProblems, tempDir } from "./harness.js";
-import { readEffects, scenarioAgent, WINDOWS, type Window } from "./scenario.js";
+import { readEffects, scenarioAgent, WINDOWS, type Window, whenLeaseFree } from "./scenario.js";
 
 const TURNS = 4;
 const dir = tempDir("in-doubt");
@@ -26,7 +26,8 @@ describe.each(["lookup", "reserve", "charge"] as const)("killed inside a %s call
     const id = `t2_${toolName}`;
     const killed = await runChild({
       args: ["run", "sqlite", path, sessionId, effects, String(TURNS)],
-      env: { NOUS_PAUSE_AT: `${toolName}:${window}:2` },
+      // A short lease, so the resume below waits little for the killed process's lease to expire.
+      env: { NOUS_PAUSE_AT: `${toolName}:${window}:2`, NOUS_LEASE_TTL_MS: "300" },
       kill: { atWindow: true },
     });
     expect(killed.killed).toBe(true);
@@ -48,20 +49,24 @@ describe.each(["lookup", "reserve", "charge"] as const)("killed inside a %s call
     const decisions: string[] = [];
     if (toolName === "charge" && IN_DOUBT.includes(window)) {
       // Never re-run automatically: without a decision the resume stops and runs nothing.
-      const error = await agent.resume(sessionId, { store, deps: { counter: 0 } }).catch((caught: unknown) => caught);
+      const error = await whenLeaseFree(() => agent.resume(sessionId, { store, deps: { counter: 0 } })).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(ToolInDoubtError);
       expect((error as ToolInDoubtError).call.toolCallId).toBe(id);
       expect(effectsOf(effects, id).length).toBe(ranBefore);
     }
-    const result = await agent.resume(sessionId, {
-      store,
-      deps: { counter: 0 },
-      resolveInDoubt: (call) => {
-        decisions.push(call.toolCallId);
-        // Settle as decided: a charge that happened gets a recorded result, one that did not runs.
-        return ranBefore > 0 ? { type: "result", result: { settled: "by operator" } } : { type: "rerun" };
-      },
-    });
+    const result = await whenLeaseFree(() =>
+      agent.resume(sessionId, {
+        store,
+        deps: { counter: 0 },
+        resolveInDoubt: (call) => {
+          decisions.push(call.toolCallId);
+          // Settle as decided: a charge that happened gets a recorded result, one that did not runs.
+          return ranBefore > 0 ? { type: "result", result: { settled: "by operator" } } : { type: "rerun" };
+        },
+      }),
+    );
     expect(result.output).toBe(`done after ${TURNS} turns`);
     const after = await store.read(sessionId);
     expect(seqProblems(after)).toBeUndefined();

@@ -11,6 +11,7 @@ import { appendFileSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { z } from "zod";
 import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
+import { SessionConflictError } from "../errors/store-errors.js";
 import type { ModelRequest } from "../models/model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { ScriptedResponse } from "../models/scripted-response.js";
@@ -59,12 +60,46 @@ export function readEffects(file: string): Effect[] {
     });
 }
 
-/** Pauses forever (the parent kills the process). */
-export function hang(window: string): Promise<never> {
+/** Pauses forever (the parent kills the process), or with NOUS_PAUSE_UNTIL_GO until a `GO` line on stdin. */
+export function hang(window: string): Promise<void> {
   writeSync(1, `AT ${window}\n`);
+  if (process.env.NOUS_PAUSE_UNTIL_GO) return waitForGo();
   return new Promise(() => {
     setInterval(() => {}, 1 << 30);
   });
+}
+
+/** Resolves once stdin has carried a `GO` line (each call waits for a new one). */
+export function waitForGo(): Promise<void> {
+  return new Promise((resolve) => {
+    let buffer = "";
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (!buffer.includes("GO")) return;
+      process.stdin.off("data", onData);
+      resolve();
+    };
+    process.stdin.on("data", onData);
+    process.stdin.resume();
+  });
+}
+
+/**
+ * Runs `attempt`; while it is refused because another run's lease is live (a killed process's, until
+ * it expires), waits until that lease's expiry and tries again.
+ */
+export async function whenLeaseFree<T>(attempt: () => Promise<T>, tries = 100): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const conflict = error instanceof SessionConflictError ? error : (error as { cause?: unknown }).cause;
+      if (!(conflict instanceof SessionConflictError) || conflict.reason !== "lease_held" || round >= tries)
+        throw error;
+      const wait = Date.parse(conflict.heldUntil ?? "") - Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(wait, 0), 60_000) + 10));
+    }
+  }
 }
 
 export interface ScenarioOptions {

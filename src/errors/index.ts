@@ -1,4 +1,5 @@
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
+export { LeaseLostError } from "./lease-errors.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
 export {
   AllModelsFailedError,
@@ -41,6 +42,7 @@ export {
   EventNotSerializableError,
   EventSequenceError,
   SessionConflictError,
+  type SessionConflictFields,
   SessionExistsError,
   SessionNotFoundError,
   StoreArgumentError,

@@ -1,30 +1,64 @@
 import { NousError, UserError } from "./nous-error.js";
 
 /**
- * An append's `expectedLastSeq` does not match the session's last `seq`: another writer got there
- * first. Re-read the session, decide again, and append with the new last seq.
+ * What `SessionConflictError` reports: a seq race, or a live run's lease.
+ *
+ * @example
+ * new SessionConflictError({ sessionId: "s1", heldBy: "worker-7", heldUntil: new Date().toISOString() });
+ */
+export type SessionConflictFields =
+  | { readonly sessionId: string; readonly expectedLastSeq: number; readonly actualLastSeq: number }
+  | { readonly sessionId: string; readonly heldBy: string; readonly heldUntil: string };
+
+/**
+ * Another writer holds or got to the session first. `reason` tells which:
+ *
+ * - `"concurrent_append"`: an append's `expectedLastSeq` does not match the session's last `seq`.
+ *   Re-read the session, decide again, and append with the new last seq.
+ * - `"lease_held"`: a live run holds the session's lease (`heldBy`, until `heldUntil` unless it
+ *   renews it): a resume, a new run, a lease or an unfenced append is refused and nothing changed.
+ *   Resume once that run has ended or its lease expired (status `"interrupted"`).
  *
  * @example
  * try {
- *   await store.append("s1", events, { expectedLastSeq: 4 });
+ *   await agent.resume("s1", { store });
  * } catch (error) {
- *   if (error instanceof SessionConflictError) console.log(error.expectedLastSeq, error.actualLastSeq);
+ *   if (error instanceof SessionConflictError && error.reason === "lease_held") {
+ *     console.log(`busy: ${error.heldBy} until ${error.heldUntil}`);
+ *   }
  * }
  */
 export class SessionConflictError extends NousError {
   readonly code = "session_conflict";
   readonly fault = "conflict" as const;
+  readonly reason: "concurrent_append" | "lease_held";
   readonly sessionId: string;
-  readonly expectedLastSeq: number;
-  readonly actualLastSeq: number;
+  /** For `"concurrent_append"`: the last seq the writer expected … */
+  readonly expectedLastSeq: number | undefined;
+  /** … and the one the session has. */
+  readonly actualLastSeq: number | undefined;
+  /** For `"lease_held"`: the owner of the live lease … */
+  readonly heldBy: string | undefined;
+  /** … and when it lapses unless renewed (ISO 8601, by the store's clock). */
+  readonly heldUntil: string | undefined;
 
-  constructor(fields: { sessionId: string; expectedLastSeq: number; actualLastSeq: number }) {
+  constructor(fields: SessionConflictFields) {
     super({
-      message: `Session "${fields.sessionId}" was appended to concurrently: expected last seq ${fields.expectedLastSeq}, found ${fields.actualLastSeq}`,
+      message:
+        "heldBy" in fields
+          ? `Session "${fields.sessionId}" is held by a live run (lease owner "${fields.heldBy}", until ${fields.heldUntil} unless renewed); resume it once that run has ended or its lease expired`
+          : `Session "${fields.sessionId}" was appended to concurrently: expected last seq ${fields.expectedLastSeq}, found ${fields.actualLastSeq}`,
     });
     this.sessionId = fields.sessionId;
-    this.expectedLastSeq = fields.expectedLastSeq;
-    this.actualLastSeq = fields.actualLastSeq;
+    if ("heldBy" in fields) {
+      this.reason = "lease_held";
+      this.heldBy = fields.heldBy;
+      this.heldUntil = fields.heldUntil;
+    } else {
+      this.reason = "concurrent_append";
+      this.expectedLastSeq = fields.expectedLastSeq;
+      this.actualLastSeq = fields.actualLastSeq;
+    }
   }
 }
 

@@ -42,7 +42,7 @@ function errorStatus(error: unknown): 400 | 404 | 409 | 500 {
   if (NousError.isInstance(error)) {
     const code = (error as NousError).code;
     if (code.includes("not_found")) return 404;
-    if (code.includes("exists") || code.includes("conflict")) return 409;
+    if (code.includes("exists") || code.includes("conflict") || code === "lease_lost") return 409;
     return 400;
   }
   return 500;

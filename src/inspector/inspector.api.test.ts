@@ -213,6 +213,25 @@ describe("the JSON API", () => {
     expect((await raw(`${base}/api/sessions/nope`)).status).toBe(404);
   });
 
+  it("shows a run no process holds any more as interrupted, and a leased one as running", async () => {
+    const started = { seq: 1, at: "2025-01-01T00:00:00.000Z", type: "run_started", data: { runId: "r" } } as const;
+    await store.append("crashed", [started], { expectedLastSeq: 0 });
+    const lease = await store.acquireLease("live", { owner: "worker", ttlMs: 60_000 });
+    await store.append("live", [started], { expectedLastSeq: 0, fence: lease.token });
+    try {
+      const list = async (query: string) =>
+        JSON.parse((await raw(`${base}/api/sessions?${query}`)).body).sessions.map(
+          (s: { sessionId: string; status: string }) => [s.sessionId, s.status],
+        );
+      expect(await list("status=interrupted")).toEqual([["crashed", "interrupted"]]);
+      expect(await list("status=running")).toEqual([["live", "running"]]);
+    } finally {
+      await store.releaseLease(lease);
+      await store.delete("crashed");
+      await store.delete("live");
+    }
+  });
+
   it("serves events, the state at a seq with its diff, and per-request tokens and latency", async () => {
     const after = JSON.parse((await raw(`${base}/api/sessions/shop/events?after=${events.length - 2}`)).body);
     expect(after.events.map((event: SessionEvent) => event.seq)).toEqual([events.length - 1, events.length]);

@@ -19,7 +19,7 @@ input, select, textarea { font: inherit; padding: 4px 6px; border: 1px solid var
 .session-list .id { font-weight: 600; word-break: break-all; } .meta { font-size: 12px; color: var(--muted); }
 .status { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 10px; border: 1px solid currentColor; }
 .status-completed { color: #1a7f37; } .status-failed { color: #cf222e; } .status-running { color: #0969da; }
-.status-awaiting_approval { color: #9a6700; } .status-idle { color: var(--muted); }
+.status-awaiting_approval { color: #9a6700; } .status-idle { color: var(--muted); } .status-interrupted { color: #bc4c00; }
 main { padding: 12px 16px; overflow: auto; } .empty { color: var(--muted); }
 .session-head h2 { margin: 0 0 4px; font-size: 18px; word-break: break-all; }
 .totals { display: flex; flex-wrap: wrap; gap: 12px; margin: 8px 0; }

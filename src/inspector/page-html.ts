@@ -1,5 +1,5 @@
 /** The inspector's HTML shell. Static: every piece of session data is added by the script as text nodes. */
-const STATUS_OPTIONS = ["running", "completed", "failed", "awaiting_approval", "idle"]
+const STATUS_OPTIONS = ["running", "interrupted", "completed", "failed", "awaiting_approval", "idle"]
   .map((status) => `<option value="${status}">${status.replace("_", " ")}</option>`)
   .join("");
 

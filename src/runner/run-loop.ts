@@ -1,5 +1,6 @@
+import { LeaseLostError } from "../errors/lease-errors.js";
 import { NousError } from "../errors/nous-error.js";
-import { ApprovalPendingError } from "../errors/run-errors.js";
+import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
@@ -85,9 +86,11 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
         }
       }
     }
-  } catch (error) {
+  } catch (caught) {
     // A stream whose reader stopped early just unwinds, as a generator would: nothing is recorded.
-    if (error instanceof ConsumerStoppedError) throw error;
+    if (caught instanceof ConsumerStoppedError) throw caught;
+    // A lost lease aborts the run's signal; the run fails with the lease's error, not as cancelled.
+    const error = caught instanceof CancelledError && caught.cause instanceof LeaseLostError ? caught.cause : caught;
     // A run waiting for approval is paused, not failed: its log ends with the requests. A run whose
     // store failed stops as a crash would: whether its last commit landed is unknown and the store
     // may not take `run_failed` either, so it stays unfinished and `agent.resume` goes on from the log.
@@ -97,6 +100,7 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       state.record("run_failed", { runId, error: { code, message } });
       await state.commit()?.catch(() => {});
     }
+    await state.end();
     // Not enumerable: a logged or printed error shows its message, not the whole session log.
     if (NousError.isInstance(error)) {
       Object.defineProperty(error, "log", {
@@ -119,6 +123,7 @@ async function finish<D extends object, O>(state: RunState<D, O>, output: O): Pr
   const { runId, hooks, emit } = state.config;
   state.record("run_completed", { runId, output });
   await state.commit();
+  await state.end();
   const result = toResult(state, output);
   await hooks.sessionEnd?.({ runId, output });
   if (emit) await emit({ type: "run-end", result });

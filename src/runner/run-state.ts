@@ -73,6 +73,11 @@ export type InDoubtResolver<D extends object = Record<string, unknown>> = (call:
 /** Commits new events durably, in order; resolves only once they are committed. */
 export interface RunPersistence {
   commit(events: readonly SessionEvent[]): Promise<void>;
+  /**
+   * Called once the run has committed its last event (completed, failed or paused): it lets the
+   * session go (a session run releases its lease), before the caller sees the run's end.
+   */
+  end?(): Promise<void>;
 }
 
 /** What a resumed run already knows about the tool calls of its last turn. */
@@ -192,6 +197,11 @@ export class RunState<D extends object, O> {
    */
   shareDeps(): void {
     this.#forgetOwned();
+  }
+
+  /** The run will write nothing more: lets its session go (see `RunPersistence.end`). */
+  async end(): Promise<void> {
+    await this.config.persistence?.end?.();
   }
 
   /** Records a bookkeeping event. */

@@ -65,6 +65,22 @@ export interface AgentHooks<D extends object> {
 /** Instructions, fixed or computed from the run context on every model request. */
 export type Instructions<D extends object> = string | ((context: RunContext<D>) => Awaitable<string>);
 
+/**
+ * How a session run holds its session (see `agent.run` with a `sessionId`): a lease in the store,
+ * renewed every `ttlMs / 3` while the run goes on, tools included.
+ *
+ * @example
+ * new Agent({ model, lease: { ttlMs: 10_000 } }); // another process may resume 10 s after a crash
+ */
+export interface LeaseSettings {
+  /**
+   * How long the lease outlives the last heartbeat, in ms (default 30,000; 30 … 86,400,000). After
+   * a crash, the session is `"interrupted"` and resumable once this has passed; a run whose event
+   * loop stalls longer than this may be taken over (and then fails with `LeaseLostError`).
+   */
+  readonly ttlMs?: number;
+}
+
 export interface AgentOptions<D extends object, O> {
   /** A model instance, or "provider:model" ("test" for the built-in offline model). */
   model: Model | string;
@@ -91,6 +107,8 @@ export interface AgentOptions<D extends object, O> {
   name?: string;
   /** The clock event times come from (tests pin it). */
   now?: () => Date;
+  /** The lease of session runs (default ttl 30 s); a run's own `lease` option overrides it. */
+  lease?: LeaseSettings;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */

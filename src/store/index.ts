@@ -2,8 +2,10 @@
 // own entry points (src/sqlite.ts, src/postgres.ts) so this folder's index never loads a driver.
 export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
+  type AcquireLeaseOptions,
   type AppendOptions,
   type ForkOptions,
+  type Lease,
   type ListFilter,
   type ReadOptions,
   SESSION_STATUSES,

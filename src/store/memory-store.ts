@@ -8,14 +8,28 @@ import {
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
+import {
+  acquired,
+  checkAcquire,
+  checkLease,
+  checkTtl,
+  fenceProblem,
+  type LeaseRow,
+  renewed,
+  reportedStatus,
+  toLease,
+} from "./lease-rules.js";
 import { applyLifecycle, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, type LifecycleState, searchTextOf, statusOf } from "./session-status.js";
 import type {
+  AcquireLeaseOptions,
   AppendOptions,
   ForkOptions,
+  Lease,
   ListFilter,
   ReadOptions,
   SessionPage,
+  SessionStatus,
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
@@ -32,7 +46,7 @@ import { type StoreVerification, verifySessions } from "./store-verify.js";
 
 /** Options of `MemoryStore`. */
 export interface MemoryStoreOptions {
-  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). */
+  /** The clock for `createdAt`/`updatedAt` and leases, in epoch milliseconds (default `Date.now`). */
   readonly now?: () => number;
 }
 
@@ -59,6 +73,8 @@ interface MemorySession {
  */
 export class MemoryStore implements SessionStore {
   readonly #sessions = new Map<string, MemorySession>();
+  /** Kept when a session is deleted, so a token is never handed out twice. */
+  readonly #leases = new Map<string, LeaseRow>();
   readonly #now: () => number;
   #closed = false;
 
@@ -69,6 +85,8 @@ export class MemoryStore implements SessionStore {
   async append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions): Promise<void> {
     this.#checkOpen();
     const prepared = prepareAppendItem(sessionId, events, options);
+    const problem = fenceProblem(sessionId, this.#leases.get(sessionId), prepared.fence, this.#now());
+    if (problem !== undefined) throw problem;
     const session = this.#sessions.get(sessionId);
     const actualLastSeq = session === undefined ? 0 : session.events.length;
     if (actualLastSeq !== options.expectedLastSeq) {
@@ -120,17 +138,19 @@ export class MemoryStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const session = this.#sessions.get(sessionId);
-    return session === undefined ? undefined : summarize(sessionId, session);
+    return session === undefined ? undefined : this.#summarize(sessionId, session, this.#now());
   }
 
   async list(filter?: ListFilter): Promise<SessionPage> {
     this.#checkOpen();
     const criteria = normalizeList(filter);
     const matching: { sessionId: string; updatedAtMs: number; session: MemorySession }[] = [];
+    const now = this.#now();
     for (const [sessionId, session] of this.#sessions) {
       const { updatedAtMs, lifecycle } = session;
       const position = { sessionId, updatedAtMs };
-      if (criteria.statuses !== undefined && !criteria.statuses.includes(statusOf(lifecycle))) continue;
+      const status = reportedStatus(statusOf(lifecycle), this.#leases.get(sessionId), now);
+      if (criteria.statuses !== undefined && !criteria.statuses.includes(status)) continue;
       if (criteria.agent !== undefined && lifecycle.agent !== criteria.agent) continue;
       if (criteria.updatedAfterMs !== undefined && !(updatedAtMs > criteria.updatedAfterMs)) continue;
       if (criteria.updatedBeforeMs !== undefined && !(updatedAtMs < criteria.updatedBeforeMs)) continue;
@@ -142,7 +162,7 @@ export class MemoryStore implements SessionStore {
     const page = matching.slice(0, criteria.limit);
     const last = page.at(-1);
     return {
-      sessions: page.map(({ sessionId, session }) => summarize(sessionId, session)),
+      sessions: page.map(({ sessionId, session }) => this.#summarize(sessionId, session, now)),
       ...(matching.length > criteria.limit && last !== undefined ? { nextCursor: encodeCursor(last) } : {}),
     };
   }
@@ -195,23 +215,58 @@ export class MemoryStore implements SessionStore {
     return verifySessions(this, sessionId, async () => [...this.#sessions.keys()]);
   }
 
+  async acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease> {
+    this.#checkOpen();
+    checkAcquire(sessionId, options);
+    const row = acquired(sessionId, this.#leases.get(sessionId), options, this.#now());
+    if (row instanceof Error) throw row;
+    this.#leases.set(sessionId, row);
+    return toLease(sessionId, { ...row, owner: options.owner });
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    this.#checkOpen();
+    checkLease(lease);
+    checkTtl(ttlMs);
+    const row = renewed(lease, this.#leases.get(lease.sessionId), ttlMs, this.#now());
+    if (row instanceof Error) throw row;
+    this.#leases.set(lease.sessionId, row);
+    return toLease(lease.sessionId, { ...row, owner: lease.owner });
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.#checkOpen();
+    checkLease(lease);
+    const row = this.#leases.get(lease.sessionId);
+    if (row?.token === lease.token && row.owner !== null) this.#leases.set(lease.sessionId, { ...row, owner: null });
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#sessions.clear();
+    this.#leases.clear();
   }
 
   #checkOpen(): void {
     if (this.#closed) throw new StoreClosedError({ backend: "memory" });
   }
+
+  #summarize(sessionId: string, session: MemorySession, nowMs: number): SessionSummary {
+    return summarize(
+      sessionId,
+      session,
+      reportedStatus(statusOf(session.lifecycle), this.#leases.get(sessionId), nowMs),
+    );
+  }
 }
 
-function summarize(sessionId: string, session: MemorySession): SessionSummary {
+function summarize(sessionId: string, session: MemorySession, status: SessionStatus): SessionSummary {
   return toSummary({
     sessionId,
     createdAtMs: session.createdAtMs,
     updatedAtMs: session.updatedAtMs,
     lastSeq: session.events.length,
-    status: statusOf(session.lifecycle),
+    status,
     agent: session.lifecycle.agent,
     model: session.lifecycle.model,
     parentSessionId: session.parentSessionId,

@@ -2,6 +2,8 @@ import type { ClientBase } from "pg";
 import { SessionConflictError } from "../errors/store-errors.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
+import { fenceProblem } from "./lease-rules.js";
+import { lockLeases } from "./postgres-lease.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
   INITIAL_LIFECYCLE,
@@ -15,6 +17,7 @@ import {
 export interface PostgresTables {
   readonly sessions: string;
   readonly events: string;
+  readonly leases: string;
 }
 
 interface SessionState {
@@ -32,7 +35,8 @@ export const RETRYABLE_CODES = new Set(["23505", "40P01", "40001"]);
  * Example: `const outcomes = await commitAppendBatch(client, tables, [prepared], Date.now());`
  *
  * Commits a batch of appends in one transaction on `client`: locks the sessions' rows (in id order,
- * so concurrent batches cannot deadlock on them), checks each append's `expectedLastSeq` against
+ * so concurrent batches cannot deadlock on them) and share-locks their leases, checks each append's
+ * fence against its session's lease (by the server's clock) and its `expectedLastSeq` against
  * the state the earlier appends of the batch left, and writes every accepted event and summary in
  * one statement. A conflicting append fails alone. A session created concurrently by another
  * process shows up as a unique violation of `(session_id, seq)`, which aborts the transaction; the
@@ -58,6 +62,7 @@ export async function commitAppendBatch(
       `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
       [ids],
     );
+    const leases = await lockLeases(client, tables.leases, ids);
     const checksums = await lastChecksums(client, tables, rows);
     const states = new Map<string, SessionState>();
     for (const row of rows) {
@@ -72,6 +77,8 @@ export async function commitAppendBatch(
     }
     const events: { sessionId: string; event: StoredEvent }[] = [];
     const outcomes = items.map((item): BatchOutcome => {
+      const leaseProblem = fenceProblem(item.sessionId, leases.rows.get(item.sessionId), item.fence, leases.nowMs);
+      if (leaseProblem !== undefined) return leaseProblem;
       const state = states.get(item.sessionId) ?? {
         lastSeq: 0,
         lastChecksum: CHAIN_START,

@@ -62,6 +62,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     `,
     backfill: backfillPostgresChecksums,
   },
+  {
+    version: 3,
+    name: "leases",
+    // One writer per session. A row outlives a release (owner NULL) and the session's deletion, so
+    // fencing tokens only ever count up. expires_at is by the server's clock (clock_timestamp()).
+    sql: (schema: string) => `
+      CREATE TABLE ${schema}.leases (
+        session_id text COLLATE "C" PRIMARY KEY,
+        owner      text,
+        token      bigint NOT NULL CHECK (token >= 1),
+        expires_at timestamptz NOT NULL
+      );
+    `,
+  },
 ]);
 
 /**

@@ -42,16 +42,17 @@ if (!reachable && process.env.CI) {
   const admin = new pg.Pool({ connectionString: url, max: 2 });
   const fresh = (groupCommit: boolean) => async () => {
     const store = await PostgresStore.connect(url, { schema, groupCommit });
-    await admin.query(`TRUNCATE "${schema}".events, "${schema}".sessions`);
+    await admin.query(`TRUNCATE "${schema}".events, "${schema}".sessions, "${schema}".leases`);
     return store;
   };
+  const reopen = () => PostgresStore.connect(url, { schema });
   afterAll(async () => {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
   });
 
-  runStoreConformance({ name: "postgres", createStore: fresh(false) });
-  runStoreConformance({ name: "postgres (group commit)", createStore: fresh(true) });
+  runStoreConformance({ name: "postgres", createStore: fresh(false), reopen });
+  runStoreConformance({ name: "postgres (group commit)", createStore: fresh(true), reopen });
 
   describe("PostgresStore", () => {
     it("migrates idempotently: connecting again, or many at once, applies each version once", async () => {
@@ -65,6 +66,51 @@ if (!reachable && process.env.CI) {
         client.release();
       }
       await Promise.all(stores.map((store) => store.close()));
+    });
+
+    it("migrates a schema at version 1: its running sessions read as interrupted and can be leased", async () => {
+      const old = `${schema}_v1`;
+      const client = await admin.connect();
+      try {
+        await client.query(`CREATE SCHEMA "${old}"`);
+        await client.query(
+          `CREATE TABLE "${old}".nous_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+        );
+        const [first] = POSTGRES_MIGRATIONS;
+        await client.query(first?.sql(`"${old}"`) ?? "");
+        await client.query(`INSERT INTO "${old}".nous_migrations (version, name) VALUES (1, 'sessions and events')`);
+        await client.query(
+          `INSERT INTO "${old}".sessions (session_id, created_at, updated_at, last_seq, status, run_status, pending_approvals, search_text) VALUES ('old', now(), now(), 0, 'running', 'running', '[]', 'old')`,
+        );
+      } finally {
+        client.release();
+      }
+      const store = await PostgresStore.connect(url, { schema: old });
+      try {
+        expect(await store.get("old")).toMatchObject({ status: "interrupted" });
+        await store.acquireLease("old", { owner: "resumer", ttlMs: 60_000 });
+        expect(await store.get("old")).toMatchObject({ status: "running" });
+        const { rows } = await admin.query(`SELECT max(version) AS version FROM "${old}".nous_migrations`);
+        expect(rows[0]?.version).toBe(POSTGRES_MIGRATIONS.at(-1)?.version);
+      } finally {
+        await store.close();
+        await admin.query(`DROP SCHEMA "${old}" CASCADE`);
+      }
+    });
+
+    it("times leases by the server's clock, not the client's", async () => {
+      // A client clock an hour fast (it stamps createdAt/updatedAt) must not stretch a lease.
+      const skewed = await PostgresStore.connect(url, { schema, now: () => Date.now() + 3_600_000 });
+      try {
+        const lease = await skewed.acquireLease("clock", { owner: "run-a", ttlMs: 60_000 });
+        const { rows } = await admin.query<{ now: Date }>("SELECT clock_timestamp() AS now");
+        const serverNow = rows[0]?.now.getTime() ?? 0;
+        const expires = Date.parse(lease.expiresAt);
+        expect(expires).toBeGreaterThan(serverNow);
+        expect(expires).toBeLessThanOrEqual(serverNow + 60_000);
+      } finally {
+        await skewed.close();
+      }
     });
 
     it("stores data as json text, not jsonb", async () => {

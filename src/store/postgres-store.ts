@@ -12,15 +12,19 @@ import {
 import type { SessionEvent } from "../session/events.js";
 import { decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
-import { buildListQuery, type ListQueryDialect, type SessionRowColumns } from "./list-query.js";
+import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
+import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summarySelect } from "./list-query.js";
 import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
 import { guardPool, withClient } from "./postgres-client.js";
+import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from "./postgres-lease.js";
 import { migratePostgres, quoteIdentifier } from "./postgres-migrations.js";
 import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, LIFECYCLE_EVENT_TYPES, searchTextOf, statusOf } from "./session-status.js";
 import type {
+  AcquireLeaseOptions,
   AppendOptions,
   ForkOptions,
+  Lease,
   ListFilter,
   ReadOptions,
   SessionPage,
@@ -42,12 +46,9 @@ export interface PostgresStoreOptions {
   readonly groupCommit?: boolean;
   /** Connections of the pool created for a URL (default 10; ignored when a pool is given). */
   readonly poolSize?: number;
-  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). */
+  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). Leases use the server's clock. */
   readonly now?: () => number;
 }
-
-const SUMMARY_COLUMNS =
-  "session_id, created_at, updated_at, last_seq, status, agent, model, parent_session_id, forked_at_seq";
 
 /**
  * A `SessionStore` in PostgreSQL: many processes and machines can share it. Appends take a row
@@ -83,7 +84,7 @@ export class PostgresStore implements SessionStore {
     this.#unguard = unguard;
     this.schema = schema;
     const quoted = quoteIdentifier(schema);
-    this.#tables = { sessions: `${quoted}.sessions`, events: `${quoted}.events` };
+    this.#tables = { sessions: `${quoted}.sessions`, events: `${quoted}.events`, leases: `${quoted}.leases` };
     this.#now = options.now ?? Date.now;
     this.#group = options.groupCommit
       ? new GroupCommit({ start: "now", commit: (items) => this.#run("append", () => this.#commit(items)) })
@@ -163,25 +164,15 @@ export class PostgresStore implements SessionStore {
   async get(sessionId: string): Promise<SessionSummary | undefined> {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
-    const { rows } = await this.#run("get", () =>
-      this.#pool.query<SessionRowColumns<Date>>(
-        `SELECT ${SUMMARY_COLUMNS} FROM ${this.#tables.sessions} WHERE session_id = $1`,
-        [sessionId],
-      ),
-    );
+    const sql = `${summarySelect(this.#dialect(), () => "")} WHERE s.session_id = $1`;
+    const { rows } = await this.#run("get", () => this.#pool.query<SessionRowColumns<Date>>(sql, [sessionId]));
     return rows[0] === undefined ? undefined : summaryOfRow(rows[0]);
   }
 
   async list(filter?: ListFilter): Promise<SessionPage> {
     this.#checkOpen();
     const criteria = normalizeList(filter);
-    const dialect: ListQueryDialect = {
-      table: this.#tables.sessions,
-      placeholder: (index) => `$${index}`,
-      time: (ms) => new Date(ms).toISOString(),
-      contains: (column, needle) => `strpos(${column}, ${needle}) > 0`,
-    };
-    const query = buildListQuery(criteria, dialect);
+    const query = buildListQuery(criteria, this.#dialect());
     const { rows } = await this.#run("list", () =>
       this.#pool.query<SessionRowColumns<Date>>(query.sql, query.parameters),
     );
@@ -281,6 +272,25 @@ export class PostgresStore implements SessionStore {
     return verifySessions(this, sessionId, ids);
   }
 
+  async acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease> {
+    this.#checkOpen();
+    checkAcquire(sessionId, options);
+    return this.#run("acquireLease", () => acquirePostgresLease(this.#pool, this.#tables.leases, sessionId, options));
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    this.#checkOpen();
+    checkLease(lease);
+    checkTtl(ttlMs);
+    return this.#run("renewLease", () => renewPostgresLease(this.#pool, this.#tables.leases, lease, ttlMs));
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.#checkOpen();
+    checkLease(lease);
+    await this.#run("releaseLease", () => releasePostgresLease(this.#pool, this.#tables.leases, lease));
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -354,6 +364,18 @@ export class PostgresStore implements SessionStore {
 
   #checkOpen(): void {
     if (this.#closed) throw new StoreClosedError({ backend: "postgres" });
+  }
+
+  /** PostgreSQL's dialect; lease expiry is judged by the server's clock. */
+  #dialect(): ListQueryDialect {
+    return {
+      table: this.#tables.sessions,
+      leases: this.#tables.leases,
+      now: () => "clock_timestamp()",
+      placeholder: (index) => `$${index}`,
+      time: (ms) => new Date(ms).toISOString(),
+      contains: (column, needle) => `strpos(${column}, ${needle}) > 0`,
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { SessionEvent } from "../session/events.js";
 import type { EncodedEvent } from "./event-encoding.js";
+import { checkFence } from "./lease-rules.js";
 import { foldLifecycle, isLifecycleType, type LifecycleState } from "./session-status.js";
 import { prepareAppend } from "./store-arguments.js";
 
@@ -7,6 +8,8 @@ import { prepareAppend } from "./store-arguments.js";
 export interface PreparedAppend {
   readonly sessionId: string;
   readonly expectedLastSeq: number;
+  /** The lease token the append is fenced with (checked in the commit's transaction), if any. */
+  readonly fence: number | undefined;
   readonly events: readonly EncodedEvent[];
   /** The lifecycle events among them, decoded from their JSON (a snapshot the caller cannot mutate). */
   readonly lifecycleEvents: readonly { readonly type: string; readonly data: unknown }[];
@@ -21,12 +24,14 @@ export interface PreparedAppend {
 export function prepareAppendItem(
   sessionId: string,
   events: readonly SessionEvent[],
-  options: { readonly expectedLastSeq: number },
+  options: { readonly expectedLastSeq: number; readonly fence?: number },
 ): PreparedAppend {
   const encoded = prepareAppend(sessionId, events, options);
+  checkFence(options.fence);
   return {
     sessionId,
     expectedLastSeq: options.expectedLastSeq,
+    fence: options.fence,
     events: encoded,
     lifecycleEvents: encoded
       .filter((event) => isLifecycleType(event.type))

@@ -5,13 +5,16 @@ import type { StoreVerification } from "./store-verify.js";
  * Where a session stands, derived on append from its lifecycle events:
  * `run_started` or `run_resumed` → `"running"`, `run_completed` → `"completed"`, `run_failed` → `"failed"`; while an
  * `approval_requested` has no later `approval_decided` for its `toolCallId` → `"awaiting_approval"`;
- * a session with none of those events is `"idle"`.
+ * a session with none of those events is `"idle"`. A session whose latest run is running but whose
+ * lease is not live (expired, released, or never taken: its process died or stopped) is
+ * `"interrupted"`: nothing is running it, and `agent.resume` may continue it.
  */
-export type SessionStatus = "running" | "completed" | "failed" | "awaiting_approval" | "idle";
+export type SessionStatus = "running" | "interrupted" | "completed" | "failed" | "awaiting_approval" | "idle";
 
 /** Every status, in a stable order. */
 export const SESSION_STATUSES: readonly SessionStatus[] = Object.freeze([
   "running",
+  "interrupted",
   "completed",
   "failed",
   "awaiting_approval",
@@ -52,6 +55,45 @@ export interface AppendOptions {
    * `SessionConflictError` when it differs, so two writers never interleave.
    */
   readonly expectedLastSeq: number;
+  /**
+   * The fencing token of the caller's lease (`Lease.token`). With it, the append is refused with
+   * `LeaseLostError` (nothing written) unless it is the session's current token and that lease was
+   * not released; the check commits atomically with the seq check. Without it, the append is refused
+   * with `SessionConflictError` while any lease on the session is live.
+   */
+  readonly fence?: number;
+}
+
+/**
+ * A run's hold on a session: while it is live, no other owner can take the session and no
+ * unfenced append is accepted; appends fenced with `token` are accepted only while `token` is
+ * the session's current one.
+ *
+ * @example
+ * const lease = await store.acquireLease("u42", { owner: "worker-1", ttlMs: 30_000 });
+ * await store.append("u42", events, { expectedLastSeq: 0, fence: lease.token });
+ * await store.releaseLease(lease);
+ */
+export interface Lease {
+  readonly sessionId: string;
+  readonly owner: string;
+  /** The fencing token: strictly greater than every token handed out before for this session, never reused. */
+  readonly token: number;
+  /** ISO 8601 time the lease lapses unless renewed, by the store's clock (PostgreSQL: the server's). */
+  readonly expiresAt: string;
+}
+
+/**
+ * Options of `SessionStore.acquireLease`.
+ *
+ * @example
+ * await store.acquireLease("u42", { owner: `worker-${process.pid}`, ttlMs: 30_000 });
+ */
+export interface AcquireLeaseOptions {
+  /** Who holds the lease (shown to whoever is refused). One owner per run. */
+  readonly owner: string;
+  /** How long the lease lasts unless renewed, in ms (1 … 86,400,000). */
+  readonly ttlMs: number;
 }
 
 /** Options of `SessionStore.read`. */
@@ -163,6 +205,24 @@ export interface SessionStore {
 
   /** Removes the session and its events; false when it did not exist. */
   delete(sessionId: string): Promise<boolean>;
+
+  /**
+   * Takes the session's lease for `owner`: succeeds when no lease is live (none yet, expired,
+   * released) or the live one is `owner`'s; every success hands out a new, greater fencing token.
+   * Refused with `SessionConflictError` (naming the holder and until when) while another owner's
+   * lease is live. The session need not exist (a new run takes the lease before its first append).
+   */
+  acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease>;
+
+  /**
+   * The heartbeat: extends the lease to `ttlMs` from now and returns it with its new `expiresAt`.
+   * `LeaseLostError` when `lease.token` is no longer the session's current token or was released.
+   * A lease that expired but was not taken over is renewed.
+   */
+  renewLease(lease: Lease, ttlMs: number): Promise<Lease>;
+
+  /** Gives the lease up, so another owner may take the session at once. Idempotent; a stale token releases nothing. */
+  releaseLease(lease: Lease): Promise<void>;
 
   /** Waits for pending commits and releases the backend. Later calls throw `StoreClosedError`. */
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import { buildListQuery, type ListQueryDialect, type SessionRowColumns } from "./list-query.js";
+import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summarySelect } from "./list-query.js";
 import type { SessionSummary } from "./session-store.js";
 import { toSummary } from "./session-summary.js";
 import type { NormalizedListFilter } from "./store-arguments.js";
@@ -6,21 +6,45 @@ import type { NormalizedListFilter } from "./store-arguments.js";
 /** A sessions row as SQLite returns it (times in epoch milliseconds). */
 export type SessionRow = SessionRowColumns<number>;
 
-const sqliteDialect: ListQueryDialect = {
-  table: "sessions",
-  placeholder: () => "?",
-  time: (ms) => ms,
-  contains: (column, needle) => `instr(${column}, ${needle}) > 0`,
-};
+/** SQLite's dialect; lease times are compared with `nowMs`, the store's clock. */
+function sqliteDialect(nowMs: number): ListQueryDialect {
+  return {
+    table: "sessions",
+    leases: "leases",
+    now: (bind) => bind(nowMs),
+    placeholder: () => "?",
+    time: (ms) => ms,
+    contains: (column, needle) => `instr(${column}, ${needle}) > 0`,
+  };
+}
 
 /**
- * The list query in SQLite's dialect.
+ * The list query in SQLite's dialect, with statuses as of `nowMs`.
  *
  * @example
- * const { sql, parameters } = buildSqliteListQuery(normalizeList({ limit: 10 }));
+ * const { sql, parameters } = buildSqliteListQuery(normalizeList({ limit: 10 }), Date.now());
  */
-export function buildSqliteListQuery(criteria: NormalizedListFilter): { sql: string; parameters: unknown[] } {
-  return buildListQuery(criteria, sqliteDialect);
+export function buildSqliteListQuery(
+  criteria: NormalizedListFilter,
+  nowMs: number,
+): { sql: string; parameters: unknown[] } {
+  return buildListQuery(criteria, sqliteDialect(nowMs));
+}
+
+/**
+ * The summary query of one session in SQLite's dialect, with its status as of `nowMs`.
+ *
+ * @example
+ * db.prepare(sqliteSummaryQuery(Date.now(), "s1").sql);
+ */
+export function sqliteSummaryQuery(nowMs: number, sessionId: string): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const bind = (value: unknown) => {
+    parameters.push(value);
+    return "?";
+  };
+  const sql = `${summarySelect(sqliteDialect(nowMs), bind)} WHERE s.session_id = ${bind(sessionId)}`;
+  return { sql, parameters };
 }
 
 /**

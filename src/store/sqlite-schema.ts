@@ -53,6 +53,19 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
     sql: "ALTER TABLE events ADD COLUMN checksum TEXT NOT NULL DEFAULT '';",
     backfill: backfillSqliteChecksums,
   },
+  {
+    // Leases (one writer per session, fencing tokens). A row outlives a release (owner NULL) and the
+    // session's deletion, so tokens only ever count up. expires_at is epoch ms by the store's clock.
+    version: 3,
+    sql: `
+      CREATE TABLE leases (
+        session_id TEXT PRIMARY KEY,
+        owner      TEXT,
+        token      INTEGER NOT NULL CHECK (token >= 1),
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ]);
 
 /**

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionConflictError, StoreError } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "./session-store.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-schema.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { runStoreConformance } from "./store-conformance.js";
@@ -14,10 +15,12 @@ let files = 0;
 const nextPath = () => join(directory, `store-${++files}.db`);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-runStoreConformance({ name: "sqlite", createStore: () => new SqliteStore({ path: nextPath() }) });
+const reopen = (store: SessionStore) => new SqliteStore({ path: (store as SqliteStore).path });
+runStoreConformance({ name: "sqlite", createStore: () => new SqliteStore({ path: nextPath() }), reopen });
 runStoreConformance({
   name: "sqlite (group commit)",
   createStore: () => new SqliteStore({ path: nextPath(), groupCommit: true }),
+  reopen,
 });
 
 const event = (seq: number, data: unknown = { seq }): SessionEvent =>
@@ -106,5 +109,41 @@ describe("SqliteStore", () => {
     db.pragma("user_version = 99");
     db.close();
     expect(() => new SqliteStore({ path })).toThrow(/schema version 99/);
+  });
+
+  it("times leases by the store's clock", async () => {
+    let now = Date.parse("2030-01-01T00:00:00.000Z");
+    const store = new SqliteStore({ path: nextPath(), now: () => now });
+    const lease = await store.acquireLease("s", { owner: "run-a", ttlMs: 1000 });
+    expect(lease.expiresAt).toBe("2030-01-01T00:00:01.000Z");
+    now += 999;
+    await expect(store.acquireLease("s", { owner: "run-b", ttlMs: 1000 })).rejects.toBeInstanceOf(SessionConflictError);
+    now += 1;
+    expect((await store.acquireLease("s", { owner: "run-b", ttlMs: 1000 })).token).toBe(lease.token + 1);
+    await store.close();
+  });
+
+  it("migrates a schema version 1 file: its sessions are kept, a running one reads as interrupted and can be leased", async () => {
+    const path = nextPath();
+    const db = new Database(path);
+    const [first] = SQLITE_MIGRATIONS;
+    db.exec(first?.sql ?? "");
+    db.pragma("user_version = 1");
+    db.prepare(
+      "INSERT INTO sessions (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text) VALUES ('old', 1, 1, 1, 'running', 'running', NULL, NULL, '[]', 'old')",
+    ).run();
+    db.prepare(
+      `INSERT INTO events (session_id, seq, at, type, run_id, data) VALUES ('old', 1, '2025-01-01T00:00:00.000Z', 'run_started', NULL, '{"runId":"r"}')`,
+    ).run();
+    db.close();
+    const store = new SqliteStore({ path });
+    expect(await store.get("old")).toMatchObject({ status: "interrupted", lastSeq: 1 });
+    const lease = await store.acquireLease("old", { owner: "resumer", ttlMs: 60_000 });
+    expect(await store.get("old")).toMatchObject({ status: "running" });
+    await store.append("old", [event(2)], { expectedLastSeq: 1, fence: lease.token });
+    await store.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.pragma("user_version", { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)?.version);
+    reopened.close();
   });
 });

@@ -13,6 +13,7 @@ import {
 import type { SessionEvent } from "../session/events.js";
 import { CHAIN_START, chainChecksums, decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
+import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import {
   foldLifecycle,
@@ -24,15 +25,18 @@ import {
   statusOf,
 } from "./session-status.js";
 import type {
+  AcquireLeaseOptions,
   AppendOptions,
   ForkOptions,
+  Lease,
   ListFilter,
   ReadOptions,
   SessionPage,
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
-import { buildSqliteListQuery, type SessionRow, summaryOfRow } from "./sqlite-list-query.js";
+import { SqliteLeases } from "./sqlite-lease.js";
+import { buildSqliteListQuery, type SessionRow, sqliteSummaryQuery, summaryOfRow } from "./sqlite-list-query.js";
 import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
@@ -55,7 +59,10 @@ export interface SqliteStoreOptions {
   readonly groupCommit?: boolean;
   /** How long to wait for another process's write lock, in ms (default 5000). */
   readonly busyTimeoutMs?: number;
-  /** The clock for `createdAt`/`updatedAt`, in epoch milliseconds (default `Date.now`). */
+  /**
+   * The clock for `createdAt`/`updatedAt` and lease expiry, in epoch milliseconds (default
+   * `Date.now`). Processes sharing the file share the machine's clock.
+   */
   readonly now?: () => number;
 }
 
@@ -84,6 +91,7 @@ export class SqliteStore implements SessionStore {
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
   readonly #statements = new Map<string, Statement>();
+  readonly #leases: SqliteLeases;
   #closed = false;
 
   constructor(options: SqliteStoreOptions = {}) {
@@ -97,6 +105,7 @@ export class SqliteStore implements SessionStore {
     } catch (error) {
       throw wrap("open", error);
     }
+    this.#leases = new SqliteLeases(this.#db, (sql) => this.#statement(sql), this.#now);
     this.#group = options.groupCommit
       ? new GroupCommit({ start: "next-turn", commit: async (items) => this.#run("append", () => this.#commit(items)) })
       : undefined;
@@ -146,18 +155,15 @@ export class SqliteStore implements SessionStore {
   async get(sessionId: string): Promise<SessionSummary | undefined> {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
-    const row = this.#run("get", () =>
-      this.#statement(
-        "SELECT session_id, created_at, updated_at, last_seq, status, agent, model, parent_session_id, forked_at_seq FROM sessions WHERE session_id = ?",
-      ).get(sessionId),
-    );
+    const query = sqliteSummaryQuery(this.#now(), sessionId);
+    const row = this.#run("get", () => this.#statement(query.sql).get(...query.parameters));
     return row === undefined ? undefined : summaryOfRow(row as SessionRow);
   }
 
   async list(filter?: ListFilter): Promise<SessionPage> {
     this.#checkOpen();
     const criteria = normalizeList(filter);
-    const query = buildSqliteListQuery(criteria);
+    const query = buildSqliteListQuery(criteria, this.#now());
     const rows = this.#run("list", () => this.#statement(query.sql).all(...query.parameters)) as SessionRow[];
     const page = rows.slice(0, criteria.limit);
     const last = page.at(-1);
@@ -224,6 +230,25 @@ export class SqliteStore implements SessionStore {
     return result.changes > 0;
   }
 
+  async acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease> {
+    this.#checkOpen();
+    checkAcquire(sessionId, options);
+    return this.#run("acquireLease", () => this.#leases.acquire(sessionId, options));
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<Lease> {
+    this.#checkOpen();
+    checkLease(lease);
+    checkTtl(ttlMs);
+    return this.#run("renewLease", () => this.#leases.renew(lease, ttlMs));
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.#checkOpen();
+    checkLease(lease);
+    this.#run("releaseLease", () => this.#leases.release(lease));
+  }
+
   /**
    * Runs `PRAGMA integrity_check` over the whole file.
    *
@@ -268,6 +293,8 @@ export class SqliteStore implements SessionStore {
   }
 
   #applyAppend(item: PreparedAppend): BatchOutcome {
+    const leaseProblem = this.#leases.fenceProblem(item.sessionId, item.fence);
+    if (leaseProblem !== undefined) return leaseProblem;
     const row = this.#statement(
       "SELECT last_seq, run_status, agent, model, pending_approvals FROM sessions WHERE session_id = ?",
     ).get(item.sessionId) as

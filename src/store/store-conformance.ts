@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeEach, describe } from "vitest";
 import { defineAppendCases } from "./conformance/append-cases.js";
 import type { ConformanceContext } from "./conformance/conformance-context.js";
 import { defineForkCases } from "./conformance/fork-cases.js";
+import { defineLeaseCases } from "./conformance/lease-cases.js";
 import { defineListCases } from "./conformance/list-cases.js";
 import { definePayloadCases } from "./conformance/payload-cases.js";
 import { defineReadCases } from "./conformance/read-cases.js";
@@ -14,6 +15,11 @@ export interface StoreConformanceOptions {
   readonly name: string;
   /** An open store holding no sessions, called before every test; the suite closes it after the test. */
   readonly createStore: () => SessionStore | Promise<SessionStore>;
+  /**
+   * Opens a new instance on the data of `store` (which the suite has closed): a restart. Persistent
+   * backends give it, so the suite checks what must survive one (fencing tokens are never reused).
+   */
+  readonly reopen?: (store: SessionStore) => SessionStore | Promise<SessionStore>;
   /** Runs once after the whole suite (drop a schema, remove a temp dir). */
   readonly cleanup?: () => void | Promise<void>;
 }
@@ -32,11 +38,21 @@ export interface StoreConformanceOptions {
 export function runStoreConformance(options: StoreConformanceOptions): void {
   describe(`SessionStore conformance: ${options.name}`, () => {
     let current: SessionStore | undefined;
+    const store = () => {
+      if (current === undefined) throw new Error("no store: createStore has not run");
+      return current;
+    };
+    const reopen = options.reopen;
     const context: ConformanceContext = {
-      store: () => {
-        if (current === undefined) throw new Error("no store: createStore has not run");
-        return current;
-      },
+      store,
+      reopen:
+        reopen === undefined
+          ? undefined
+          : async () => {
+              const closed = store();
+              await closed.close();
+              current = await reopen(closed);
+            },
     };
     beforeEach(async () => {
       current = await options.createStore();
@@ -53,5 +69,6 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     defineListCases(context);
     defineForkCases(context);
     defineVerifyCases(context);
+    defineLeaseCases(context);
   });
 }

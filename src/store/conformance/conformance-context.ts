@@ -4,6 +4,16 @@ import type { SessionStore } from "../session-store.js";
 /** What every group of conformance cases receives: the store of the running test. */
 export interface ConformanceContext {
   readonly store: () => SessionStore;
+  /**
+   * Closes the test's store and opens it again on the same data (a process restart); undefined for
+   * a backend whose data does not outlive its instance (memory).
+   */
+  readonly reopen: (() => Promise<void>) | undefined;
+}
+
+/** Resolves after `ms` of real time: lets a lease's ttl pass (the stores' clocks are real clocks). */
+export function elapse(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A fixed time, so events compare equal after a round trip. */

@@ -23,7 +23,8 @@ export function defineForkCases({ store }: ConformanceContext): void {
         forkedAtSeq: 3,
         lastSeq: 3,
         eventCount: 3,
-        status: "running",
+        // A fork of a running prefix: no run holds the copy, so it can be resumed.
+        status: "interrupted",
         agent: "todo",
         model: "test",
       });

@@ -17,14 +17,15 @@ export function defineListCases({ store }: ConformanceContext): void {
       await appendTo("s", [["user_message", { content: "hi" }]]);
       expect(await statusOf("s")).toBe("idle");
       await appendTo("s", [["run_started", { runId: "r1", agent: "todo", model: "test:one" }]]);
-      expect(await store().get("s")).toMatchObject({ status: "running", agent: "todo", model: "test:one" });
+      // Running, but no run holds the session's lease: interrupted.
+      expect(await store().get("s")).toMatchObject({ status: "interrupted", agent: "todo", model: "test:one" });
       await appendTo("s", [["approval_requested", { toolCallId: "c1", toolName: "pay", args: {} }]]);
       await appendTo("s", [["approval_requested", { toolCallId: "c2", toolName: "pay", args: {} }]]);
       expect(await statusOf("s")).toBe("awaiting_approval");
       await appendTo("s", [["approval_decided", { toolCallId: "c1", approved: true }]]);
       expect(await statusOf("s")).toBe("awaiting_approval");
       await appendTo("s", [["approval_decided", { toolCallId: "c2", approved: false }]]);
-      expect(await statusOf("s")).toBe("running");
+      expect(await statusOf("s")).toBe("interrupted");
       await appendTo("s", [["run_completed", { runId: "r1" }]]);
       expect(await statusOf("s")).toBe("completed");
       await appendTo("s", [
@@ -84,7 +85,8 @@ export function defineListCases({ store }: ConformanceContext): void {
         ["approval_requested", { toolCallId: "c", toolName: "t", args: {} }],
       ]);
       await appendTo("idle-1", [["user_message", { content: "hi" }]]);
-      expect(await ids({ status: "running" })).toEqual(["run-1"]);
+      expect(await ids({ status: "interrupted" })).toEqual(["run-1"]);
+      expect(await ids({ status: "running" })).toEqual([]);
       expect(await ids({ status: "awaiting_approval" })).toEqual(["wait-1"]);
       expect((await ids({ status: ["completed", "failed"] })).sort()).toEqual(["done-1", "fail-1"]);
       expect(await ids({ status: "idle" })).toEqual(["idle-1"]);

@@ -1,0 +1,73 @@
+import type { Database, Statement } from "better-sqlite3";
+import { acquired, fenceProblem, type LeaseRow, renewed, toLease } from "./lease-rules.js";
+import type { AcquireLeaseOptions, Lease } from "./session-store.js";
+
+interface StoredLease {
+  readonly owner: string | null;
+  readonly token: number;
+  readonly expires_at: number;
+}
+
+/**
+ * The `leases` table of a SQLite store. Every change runs in an immediate transaction, so it is
+ * serialized with appends (which check their fence in theirs) across processes sharing the file;
+ * times come from the store's clock, read once the write lock is held.
+ */
+export class SqliteLeases {
+  readonly #db: Database;
+  readonly #statement: (sql: string) => Statement;
+  readonly #now: () => number;
+
+  constructor(db: Database, statement: (sql: string) => Statement, now: () => number) {
+    this.#db = db;
+    this.#statement = statement;
+    this.#now = now;
+  }
+
+  acquire(sessionId: string, options: AcquireLeaseOptions): Lease {
+    return this.#db
+      .transaction(() => {
+        const row = acquired(sessionId, this.#row(sessionId), options, this.#now());
+        if (row instanceof Error) throw row;
+        this.#write(sessionId, row);
+        return toLease(sessionId, { ...row, owner: options.owner });
+      })
+      .immediate();
+  }
+
+  renew(lease: Lease, ttlMs: number): Lease {
+    return this.#db
+      .transaction(() => {
+        const row = renewed(lease, this.#row(lease.sessionId), ttlMs, this.#now());
+        if (row instanceof Error) throw row;
+        this.#write(lease.sessionId, row);
+        return toLease(lease.sessionId, { ...row, owner: lease.owner });
+      })
+      .immediate();
+  }
+
+  release(lease: Lease): void {
+    this.#statement("UPDATE leases SET owner = NULL WHERE session_id = ? AND token = ? AND owner IS NOT NULL").run(
+      lease.sessionId,
+      lease.token,
+    );
+  }
+
+  /** Why an append to `sessionId` must be refused for its lease, if it must; call inside the append's transaction. */
+  fenceProblem(sessionId: string, fence: number | undefined): Error | undefined {
+    return fenceProblem(sessionId, this.#row(sessionId), fence, this.#now());
+  }
+
+  #row(sessionId: string): LeaseRow | undefined {
+    const row = this.#statement("SELECT owner, token, expires_at FROM leases WHERE session_id = ?").get(sessionId) as
+      | StoredLease
+      | undefined;
+    return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAtMs: row.expires_at };
+  }
+
+  #write(sessionId: string, row: LeaseRow): void {
+    this.#statement(
+      "INSERT INTO leases (session_id, owner, token, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at",
+    ).run(sessionId, row.owner, row.token, row.expiresAtMs);
+  }
+}
