@@ -18,6 +18,7 @@ import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postg
 import { guardPool, withClient } from "./postgres-client.js";
 import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from "./postgres-lease.js";
 import { migratePostgres, quoteIdentifier } from "./postgres-migrations.js";
+import { summaryOfRow } from "./postgres-rows.js";
 import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, LIFECYCLE_EVENT_TYPES, searchTextOf, statusOf } from "./session-status.js";
 import type {
@@ -31,7 +32,6 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
-import { toSummary } from "./session-summary.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
 
@@ -377,20 +377,6 @@ export class PostgresStore implements SessionStore {
       contains: (column, needle) => `strpos(${column}, ${needle}) > 0`,
     };
   }
-}
-
-function summaryOfRow(row: SessionRowColumns<Date>): SessionSummary {
-  return toSummary({
-    sessionId: row.session_id,
-    createdAtMs: row.created_at.getTime(),
-    updatedAtMs: row.updated_at.getTime(),
-    lastSeq: row.last_seq,
-    status: row.status,
-    agent: row.agent,
-    model: row.model,
-    parentSessionId: row.parent_session_id,
-    forkedAtSeq: row.forked_at_seq,
-  });
 }
 
 const forkSite = { backend: "postgres", operation: "fork" } as const;

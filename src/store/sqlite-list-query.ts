@@ -1,4 +1,5 @@
 import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summarySelect } from "./list-query.js";
+import { type LifecycleState, searchTextOf, statusOf } from "./session-status.js";
 import type { SessionSummary } from "./session-store.js";
 import { toSummary } from "./session-summary.js";
 import type { NormalizedListFilter } from "./store-arguments.js";
@@ -65,4 +66,16 @@ export function summaryOfRow(row: SessionRow): SessionSummary {
     parentSessionId: row.parent_session_id,
     forkedAtSeq: row.forked_at_seq,
   });
+}
+
+/** The lifecycle columns of a session row, in the order the store's statements list them. */
+export function lifecycleColumns(sessionId: string, lifecycle: LifecycleState) {
+  return [
+    statusOf(lifecycle),
+    lifecycle.runStatus,
+    lifecycle.agent,
+    lifecycle.model,
+    JSON.stringify(lifecycle.pendingApprovals),
+    searchTextOf(sessionId, lifecycle),
+  ] as const;
 }

@@ -11,19 +11,11 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import { CHAIN_START, chainChecksums, decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
+import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
-import {
-  foldLifecycle,
-  INITIAL_LIFECYCLE,
-  LIFECYCLE_EVENT_TYPES,
-  type LifecycleState,
-  lifecycleFromColumns,
-  searchTextOf,
-  statusOf,
-} from "./session-status.js";
+import { INITIAL_LIFECYCLE, type LifecycleState, lifecycleFromColumns } from "./session-status.js";
 import type {
   AcquireLeaseOptions,
   AppendOptions,
@@ -35,8 +27,15 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import { lifecycleUpTo } from "./sqlite-fork.js";
 import { SqliteLeases } from "./sqlite-lease.js";
-import { buildSqliteListQuery, type SessionRow, sqliteSummaryQuery, summaryOfRow } from "./sqlite-list-query.js";
+import {
+  buildSqliteListQuery,
+  lifecycleColumns,
+  type SessionRow,
+  sqliteSummaryQuery,
+  summaryOfRow,
+} from "./sqlite-list-query.js";
 import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
@@ -196,15 +195,7 @@ export class SqliteStore implements SessionStore {
           if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
             throw new SessionExistsError({ sessionId: newSessionId });
           }
-          const placeholders = LIFECYCLE_EVENT_TYPES.map(() => "?").join(", ");
-          const lifecycleRows = this.#statement(
-            `SELECT seq, type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,
-          ).all(sourceSessionId, atSeq, ...LIFECYCLE_EVENT_TYPES) as { seq: number; type: string; data: string }[];
-          let lifecycle = INITIAL_LIFECYCLE;
-          for (const row of lifecycleRows) {
-            const data = parseStoredData(row.data, { sessionId: sourceSessionId, seq: row.seq }, forkSite);
-            lifecycle = foldLifecycle(lifecycle, { type: row.type, data });
-          }
+          const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
           this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
           this.#statement(
             "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
@@ -393,19 +384,6 @@ export class SqliteStore implements SessionStore {
     if (this.#closed) throw new StoreClosedError({ backend: "sqlite" });
   }
 }
-
-function lifecycleColumns(sessionId: string, lifecycle: LifecycleState) {
-  return [
-    statusOf(lifecycle),
-    lifecycle.runStatus,
-    lifecycle.agent,
-    lifecycle.model,
-    JSON.stringify(lifecycle.pendingApprovals),
-    searchTextOf(sessionId, lifecycle),
-  ] as const;
-}
-
-const forkSite = { backend: "sqlite", operation: "fork" } as const;
 
 function wrap(operation: string, error: unknown): Error {
   return NousError.isInstance(error) ? error : new StoreError({ backend: "sqlite", operation, cause: error });
