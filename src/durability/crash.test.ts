@@ -29,10 +29,11 @@ import {
   seqProblems,
   tempDir,
 } from "./harness.js";
-import { callsOfTurn, decidedAmount, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
+import { callsOfTurn, decidedAmount, nestedCallsOf, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
 
 const TURNS = 12;
 const ALL_CALLS = Array.from({ length: TURNS }, (_, turn) => callsOfTurn(turn, true)).flat();
+const NESTED_CALLS = nestedCallsOf(TURNS);
 const NON_IDEMPOTENT = new Set(["charge", "transfer"]);
 const ENV = { NOUS_SCENARIO: "extended" };
 
@@ -116,12 +117,17 @@ function checkCompleted(events: readonly SessionEvent[], file: string): void {
   for (const call of ALL_CALLS) expect(results.get(call.id), `results of ${call.id}`).toBe(1);
   const charges = readEffects(file).filter((line) => NON_IDEMPOTENT.has(line.tool));
   expect(charges.map((line) => line.toolCallId).sort()).toEqual(
-    ALL_CALLS.filter((call) => NON_IDEMPOTENT.has(call.name))
+    [...ALL_CALLS, ...NESTED_CALLS]
+      .filter((call) => NON_IDEMPOTENT.has(call.name))
       .map((call) => call.id)
       .sort(),
   );
-  // State comes from the log: one counter step per reserve result, however often reserve re-ran.
-  expect(projectDeps(events, {})).toEqual({ counter: TURNS });
+  // Every nested call of the programs has exactly one recorded result.
+  const nestedResults = countByCall(events, "tool_call_result");
+  for (const call of NESTED_CALLS) expect(nestedResults.get(call.id), `nested results of ${call.id}`).toBe(1);
+  // State comes from the log: one counter step per reserve result (nested ones too), however often reserve re-ran.
+  const reserves = [...ALL_CALLS, ...NESTED_CALLS].filter((call) => call.name === "reserve").length;
+  expect(projectDeps(events, {})).toEqual({ counter: reserves });
 }
 
 /** Resumes a copy of the log (in memory, with a copy of the side effects) to completion. */
@@ -190,7 +196,10 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
       expect(seq, `acknowledged seq ${seq} of ${sessionId}`).toBeLessThanOrEqual(events.length);
     checkEffects(events, effects, reruns);
     const counts = effectCounts(effects);
-    for (const [id] of countByCall(events, "tool_result")) {
+    for (const id of [
+      ...countByCall(events, "tool_result").keys(),
+      ...countByCall(events, "tool_call_result").keys(),
+    ]) {
       const seen = frozen.get(id);
       if (seen === undefined) frozen.set(id, counts.get(id) ?? 0);
       else expect(counts.get(id) ?? 0, `${id} ran again after its result was logged`).toBe(seen);

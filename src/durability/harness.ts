@@ -1,52 +1,21 @@
 /** Test helpers of the durability suite: spawning the crash child, checking logs, reaching PostgreSQL. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
+import { commandOf } from "../test-support/node-script.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, "crash-child.ts");
 export const repoRoot = join(here, "..", "..");
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-const bundled = new Map<string, string>();
-
-/**
- * A child script as one CommonJS file (esbuild, which tsx ships): it starts ~4× faster than
- * `node --import tsx crash-child.ts`. Falls back to tsx when esbuild is not there.
- */
-function childCommand(script: string): string[] {
-  let outfile = bundled.get(script);
-  if (outfile === undefined) {
-    try {
-      const esbuild = createRequire(import.meta.url)("esbuild") as {
-        buildSync(options: Record<string, unknown>): unknown;
-      };
-      outfile = join(tempDir("child"), "child.cjs");
-      esbuild.buildSync({
-        entryPoints: [script],
-        bundle: true,
-        platform: "node",
-        format: "cjs",
-        packages: "external",
-        outfile,
-        logLevel: "silent",
-        // A CommonJS bundle has no import.meta: modules that resolve packages from it (code mode's
-        // sandbox) resolve from the script's place in the repository.
-        define: { "import.meta.url": JSON.stringify(pathToFileURL(script).href) },
-      });
-    } catch {
-      outfile = "";
-    }
-    bundled.set(script, outfile);
-  }
-  return outfile ? [outfile] : ["--import", "tsx", script];
-}
+/** The node arguments that run a child script (bundled once, see `commandOf`). */
+const childCommand = commandOf;
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `nous-${prefix}-`));

@@ -17,7 +17,9 @@ async function main(): Promise<number> {
   const pause = parseNestedPause(process.env.NOUS_PAUSE_AT);
   try {
     const agent = nestedAgent({ effectsFile, pause });
-    const result = await agent.run("Pay", { sessionId, store: nestedPausingStore(raw, pause), deps: {} });
+    // A short lease, so the test's resume waits little for this killed process's lease to expire.
+    const lease = { ttlMs: 300 };
+    const result = await agent.run("Pay", { sessionId, store: nestedPausingStore(raw, pause), deps: {}, lease });
     say(`DONE ${result.output}`);
     return 0;
   } catch (error) {

@@ -16,7 +16,7 @@ import { projectDeps, projectUsage } from "../session/projections.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { countByCall, runChild, seqProblems, tempDir } from "./harness.js";
 import { NESTED_CALLS, type NestedDeps, nestedAgent } from "./nested-scenario.js";
-import { readEffects } from "./scenario.js";
+import { readEffects, whenLeaseFree } from "./scenario.js";
 
 const script = join(dirname(fileURLToPath(import.meta.url)), "nested-child.ts");
 const dir = tempDir("nested");
@@ -112,7 +112,9 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
 
     // Without a decision the resume stops at the nested call, by its own id, tool and arguments.
     const agent = nestedAgent({ effectsFile: effects });
-    const error = await agent.resume(sessionId, { store, deps: {} }).catch((caught: unknown) => caught);
+    const error = await whenLeaseFree(() => agent.resume(sessionId, { store, deps: {} })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ToolInDoubtError);
     expect((error as ToolInDoubtError).call).toEqual({
       toolCallId: "prog.3",
@@ -125,7 +127,9 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
     expect(effectsOf(effects, "prog.3")).toHaveLength(charged);
 
     const decided: string[] = [];
-    const result = await agent.resume(sessionId, { store, deps: {}, resolveInDoubt: reconcile(effects, decided) });
+    const result = await whenLeaseFree(() =>
+      agent.resume(sessionId, { store, deps: {}, resolveInDoubt: reconcile(effects, decided) }),
+    );
     expect(result.output).toBe("paid");
     expect(decided).toEqual(["prog.3"]);
     const after = await checkCompleted(sessionId, result);
@@ -148,11 +152,13 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
     checkIntents(log, effects);
 
     const decided: string[] = [];
-    const result = await nestedAgent({ effectsFile: effects }).resume(sessionId, {
-      store,
-      deps: {},
-      resolveInDoubt: reconcile(effects, decided),
-    });
+    const result = await whenLeaseFree(() =>
+      nestedAgent({ effectsFile: effects }).resume(sessionId, {
+        store,
+        deps: {},
+        resolveInDoubt: reconcile(effects, decided),
+      }),
+    );
     expect(decided).toEqual([]); // idempotent: no one is asked
     const after = await checkCompleted(sessionId, result);
     checkIntents(after, effects);
@@ -175,11 +181,13 @@ describe("kill -9 inside a code-mode program's nested calls (SQLite)", () => {
     for (const id of ["prog.1", "prog.2", "prog.3"]) expect(countByCall(log, "tool_call_result").get(id), id).toBe(1);
     const before = new Map<string, number>(NESTED_CALLS.map((call) => [call.id, effectsOf(effects, call.id).length]));
     const decided: string[] = [];
-    const result = await nestedAgent({ effectsFile: effects }).resume(sessionId, {
-      store,
-      deps: {},
-      resolveInDoubt: reconcile(effects, decided),
-    });
+    const result = await whenLeaseFree(() =>
+      nestedAgent({ effectsFile: effects }).resume(sessionId, {
+        store,
+        deps: {},
+        resolveInDoubt: reconcile(effects, decided),
+      }),
+    );
     expect(decided).toEqual([]);
     const after = await checkCompleted(sessionId, result);
     checkIntents(after, effects);

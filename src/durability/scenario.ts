@@ -4,12 +4,14 @@
  * `reserve` (idempotent, side effect keyed by its idempotency key), `lookup` (read-only, declared
  * idempotent since re-reading is harmless) and `charge` (not idempotent, side effect). In the
  * extended scenario every third turn also asks for a `transfer` (not idempotent, needs approval) that a
- * person approves with edited arguments from another process. Every execution appends a line to a
+ * person approves with edited arguments from another process, and every third turn runs a code-mode
+ * program whose nested calls reserve and charge. Every execution appends a line to a
  * side-effect file.
  */
 import { appendFileSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { z } from "zod";
 import { Agent } from "../agent.js";
+import { codeMode } from "../code-mode/code-mode.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { SessionConflictError } from "../errors/store-errors.js";
 import type { ModelRequest } from "../models/model.js";
@@ -106,20 +108,40 @@ export interface ScenarioOptions {
   readonly effectsFile: string;
   readonly turns: number;
   readonly pause?: PausePoint;
-  /** Adds a `transfer` needing approval to every third turn (1, 4, 7, …). */
+  /** Adds a `transfer` needing approval to turns 1, 4, 7, … and a code-mode program to turns 2, 5, 8, … */
   readonly extended?: boolean;
 }
 
 /** The calls the model makes in turn `turn` (ids are explicit so they are stable across processes). */
 export function callsOfTurn(turn: number, extended = false): { id: string; name: string; args: unknown }[] {
-  const calls = [
+  const calls: { id: string; name: string; args: unknown }[] = [
     { id: `t${turn}_lookup`, name: "lookup", args: { item: `item${turn}` } },
     { id: `t${turn}_reserve`, name: "reserve", args: { item: `item${turn}` } },
     { id: `t${turn}_charge`, name: "charge", args: { amount: turn + 1 } },
   ];
-  if (extended && turn % 3 === 1)
+  if (extended && turn % 3 === 1) {
     calls.push({ id: `t${turn}_transfer`, name: "transfer", args: { amount: 1000 + turn } });
+  }
+  if (extended && turn % 3 === 2)
+    calls.push({ id: `t${turn}_code`, name: "run_code", args: { code: programOf(turn) } });
   return calls;
+}
+
+/** The code-mode program of an extended turn: nested `<id>.1` reserves, `<id>.2` charges. */
+function programOf(turn: number): string {
+  return `const held = await tools.reserve({ item: "nested${turn}" });
+const paid = await tools.charge({ amount: ${500 + turn} });
+return { held, paid };`;
+}
+
+/** The nested calls the extended scenario's programs make, by id. */
+export function nestedCallsOf(turns: number): { id: string; name: string }[] {
+  return Array.from({ length: turns }, (_, turn) => turn)
+    .filter((turn) => turn % 3 === 2)
+    .flatMap((turn) => [
+      { id: `t${turn}_code.1`, name: "reserve" },
+      { id: `t${turn}_code.2`, name: "charge" },
+    ]);
 }
 
 /** What the person approving a transfer edits the model's amount to: the only amount it may ever run with. */
@@ -210,7 +232,9 @@ export function scenarioAgent(options: ScenarioOptions): Agent<Deps, string> {
   return new Agent<Deps, string>({
     model: scenarioModel(options.turns, options.extended),
     instructions: "Durability scenario",
-    tools: options.extended ? [lookup, reserve, charge, transfer] : [lookup, reserve, charge],
+    tools: options.extended
+      ? [lookup, reserve, charge, transfer, codeMode({ tools: [reserve, charge], limits: { timeMs: 60_000 } })]
+      : [lookup, reserve, charge],
     maxIterations: options.turns + 5,
     hooks: {
       preToolUse: async (call) => {

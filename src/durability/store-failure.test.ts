@@ -112,7 +112,8 @@ describe("a run whose store fails stops as a crash would and resumes to completi
         const started = log.some((event) => event.type === "run_started");
         const completed = log.at(-1)?.type === "run_completed";
         if (started && !completed) {
-          expect((await store.get("s"))?.status, tag).toBe("running");
+          // Unfinished, and its lease released: resumable at once.
+          expect((await store.get("s"))?.status, tag).toBe("interrupted");
           // The unfinished run must be resumed; a new run is refused.
           await expect(agent.run("Again", { sessionId: "s", store, deps: { counter: 0 } }), tag).rejects.toThrow(
             SessionStateError,

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bundles = new Map<string, string[]>();
@@ -13,7 +13,7 @@ const bundles = new Map<string, string[]>();
  * The node arguments that run `script`: one CommonJS bundle (esbuild, which tsx ships), which starts
  * several times faster than `--import tsx`; tsx itself when esbuild is not there.
  */
-function commandOf(script: string): string[] {
+export function commandOf(script: string): string[] {
   let command = bundles.get(script);
   if (command === undefined) {
     try {
@@ -29,6 +29,9 @@ function commandOf(script: string): string[] {
         packages: "external",
         outfile,
         logLevel: "silent",
+        // A CommonJS bundle has no import.meta: modules that resolve packages from it (code mode's
+        // sandbox) resolve from the script's place in the repository.
+        define: { "import.meta.url": JSON.stringify(pathToFileURL(script).href) },
       });
       command = [outfile];
     } catch {
