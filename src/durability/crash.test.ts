@@ -81,6 +81,23 @@ interface ChainStats {
   resumeChecks: number;
   /** Approval rounds decided with edits. */
   decisions: number;
+  /** Kills that left a nested code-mode call, or an approved-with-edits transfer, started without a result. */
+  nestedInDoubt: number;
+  editedInDoubt: number;
+}
+
+/** The calls (nested ones included) the log shows started and not finished. */
+function openCalls(events: readonly SessionEvent[]): { id: string; tool: string; nested: boolean }[] {
+  const open = new Map<string, { id: string; tool: string; nested: boolean }>();
+  for (const event of events) {
+    const data = event.data as { toolCallId?: string; toolName?: string; parentToolCallId?: string };
+    if (!data?.toolCallId) continue;
+    if (event.type === "tool_call") {
+      open.set(data.toolCallId, { id: data.toolCallId, tool: data.toolName ?? "", nested: !!data.parentToolCallId });
+    }
+    if (event.type === "tool_result" || event.type === "tool_call_result") open.delete(data.toolCallId);
+  }
+  return [...open.values()];
 }
 
 function effectCounts(file: string): Map<string, number> {
@@ -164,7 +181,14 @@ async function resumeCopy(events: readonly SessionEvent[], file: string, dir: st
 
 async function crashChain(backend: Backend, seed: number, kills: number, dir: string): Promise<ChainStats> {
   const random = prng(seed);
-  const stats: ChainStats = { kills: 0, completed: 0, resumeChecks: 0, decisions: 0 };
+  const stats: ChainStats = {
+    kills: 0,
+    completed: 0,
+    resumeChecks: 0,
+    decisions: 0,
+    nestedInDoubt: 0,
+    editedInDoubt: 0,
+  };
   let round = 0;
   let sessionId = `${backend.name}-seed${seed}-${round}`;
   let effects = join(dir, `${sessionId}.effects`);
@@ -172,10 +196,10 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
   /** Effect count of each call when its result was first seen in the log: it must never change. */
   let frozen = new Map<string, number>();
   while (stats.kills < kills) {
-    // Kill within what is left of the run (about 11 events per turn), sometimes by time instead.
-    const remaining = Math.max(1, TURNS * 13 + 6 - (await backend.store.lastSeq(sessionId)));
+    // A child runs until the next approval pause: at most about 18 commits. Kill within 24, so about a
+    // quarter of the children reach the pause or the end; sometimes by time instead.
     const plan =
-      random() < 0.85 ? { afterAcks: 1 + Math.floor(random() * remaining) } : { afterMs: Math.floor(random() * 400) };
+      random() < 0.85 ? { afterAcks: 1 + Math.floor(random() * 24) } : { afterMs: Math.floor(random() * 400) };
     const outcome = await runChild({
       args: ["auto", backend.name, backend.location, sessionId, effects, String(TURNS), "reconcile"],
       // A killed child's lease holds the session until it expires: the next child waits for that.
@@ -206,6 +230,9 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
     }
     if (outcome.killed) {
       stats.kills += 1;
+      const open = openCalls(events);
+      if (open.some((call) => call.nested)) stats.nestedInDoubt += 1;
+      if (open.some((call) => call.tool === "transfer")) stats.editedInDoubt += 1;
       if (await resumeCopy(events, effects, dir, `${sessionId}-k${stats.kills}`)) stats.resumeChecks += 1;
     } else if (outcome.last?.startsWith("PENDING")) {
       expect(await decideWithEdits(backend.store, sessionId)).toBeGreaterThan(0);
@@ -231,7 +258,14 @@ async function crashChain(backend: Backend, seed: number, kills: number, dir: st
 /** Runs chains for `seeds`, `parallel` at a time, `killsPerSeed` kills each. */
 async function runSeeds(backend: Backend, seeds: readonly number[], killsPerSeed: number, parallel: number) {
   const dir = tempDir(`crash-${backend.name}`);
-  const totals: ChainStats = { kills: 0, completed: 0, resumeChecks: 0, decisions: 0 };
+  const totals: ChainStats = {
+    kills: 0,
+    completed: 0,
+    resumeChecks: 0,
+    decisions: 0,
+    nestedInDoubt: 0,
+    editedInDoubt: 0,
+  };
   const queue = [...seeds];
   const worker = async () => {
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
@@ -240,6 +274,8 @@ async function runSeeds(backend: Backend, seeds: readonly number[], killsPerSeed
       totals.completed += stats.completed;
       totals.resumeChecks += stats.resumeChecks;
       totals.decisions += stats.decisions;
+      totals.nestedInDoubt += stats.nestedInDoubt;
+      totals.editedInDoubt += stats.editedInDoubt;
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
@@ -266,6 +302,9 @@ describe("crash durability (SIGKILL at random points)", () => {
       console.log(`sqlite crash: ${JSON.stringify(totals)}`);
       expect(totals.kills).toBe(200 * SCALE);
       expect(totals.resumeChecks).toBeGreaterThan(100 * SCALE);
+      // The kills land inside nested code-mode calls and inside approved-with-edits calls too.
+      expect(totals.nestedInDoubt).toBeGreaterThan(0);
+      expect(totals.editedInDoubt).toBeGreaterThan(0);
       expect(totals.completed).toBeGreaterThan(0);
     } finally {
       await store.close();
