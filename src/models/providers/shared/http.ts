@@ -12,6 +12,7 @@ import {
   StreamTruncatedError,
 } from "../../../errors/provider-error.js";
 import { lazyModule } from "./lazy-module.js";
+import { createSseDecoder } from "./sse-decoder.js";
 
 /** The SSE parser, loaded by the first stream rather than when the package is imported. */
 const sseParser = lazyModule(() => import("eventsource-parser"));
@@ -119,7 +120,9 @@ export async function readJson(response: Response, provider: string, signal?: Ab
 
 /**
  * The server-sent events of a response body, decoded as UTF-8 (characters split across chunks are
- * joined). An event not completed by a blank line when the body ends is dropped, never guessed at;
+ * joined). Lines may end in LF, CRLF or a bare CR, as the SSE standard allows: each event is handed
+ * over as soon as its blank line has arrived, whatever the line ending and wherever the body was cut
+ * into reads. An event not completed by a blank line when the body ends is dropped, never guessed at;
  * a connection that breaks mid-body is a `StreamTruncatedError`. Checking that the dialect's
  * terminal event arrived is the caller's job.
  */
@@ -146,15 +149,8 @@ export async function* readSseBatches(
   if (response.body === null) return;
   const { createParser } = sseParser.loaded ?? (await sseParser.load());
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const pending: EventSourceMessage[] = [];
+  const decoder = createSseDecoder(createParser);
   let complete = false;
-  const parser = createParser({
-    onEvent: (event) => {
-      if (isTerminal?.(event)) complete = true;
-      pending.push(event);
-    },
-  });
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -164,9 +160,9 @@ export async function* readSseBatches(
         if (signal?.aborted) throw signal.reason;
         throw new StreamTruncatedError({ provider, message: `the stream broke: ${describe(cause)}`, cause });
       }
-      parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }));
-      complete ||= next.done;
-      if (pending.length > 0) yield pending.splice(0);
+      const events = next.done ? decoder.end() : decoder.push(next.value);
+      complete ||= next.done || (isTerminal !== undefined && events.some(isTerminal));
+      if (events.length > 0) yield events;
       if (next.done) return;
     }
   } finally {
