@@ -24,6 +24,8 @@ export interface HttpRequest {
   body: unknown;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** The delay an error body asks for, in ms, for dialects that put it there (Gemini's `RetryInfo`). */
+  retryAfterFromBody?: (bodyText: string) => number | undefined;
 }
 
 /** Milliseconds from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
@@ -42,22 +44,32 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
 const contextTooLong =
   /context[_ -]?length|context window|too many tokens|prompt is too long|maximum context|input is too long|exceeds the maximum/i;
 
-/** The typed error for a non-2xx HTTP answer. */
+/**
+ * The typed error for a non-2xx HTTP answer. `retryAfterMs` is the delay the server asked for: the
+ * `retry-after(-ms)` header, or `bodyRetryAfterMs` (read from the body by the dialect); when both
+ * are given, the longer, so that neither request is cut short.
+ */
 export function classifyHttpError(fields: {
   provider: string;
   status: number;
   headers: Headers;
   bodyText: string;
+  bodyRetryAfterMs?: number | undefined;
 }): ProviderError {
   const { provider, status, headers, bodyText } = fields;
   const detail = extractMessage(bodyText);
-  const base = { provider, status, message: `HTTP ${status}: ${detail}`, retryAfterMs: parseRetryAfter(headers) };
+  const retryAfterMs = longest(parseRetryAfter(headers), fields.bodyRetryAfterMs);
+  const base = { provider, status, message: `HTTP ${status}: ${detail}`, retryAfterMs };
   if (status === 401 || status === 403) return new AuthenticationError(base);
   if (status === 408 || status === 409 || status === 429) return new RateLimitError(base);
   if (status === 529 || /overloaded/i.test(bodyText)) return new OverloadedError(base);
   if ((status === 400 || status === 413) && contextTooLong.test(bodyText)) return new ContextTooLongError(base);
   if (status >= 500) return new ProviderServerError(base);
   return new BadRequestError(base);
+}
+
+function longest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
 function extractMessage(bodyText: string): string {
@@ -97,6 +109,7 @@ export async function postJson(request: HttpRequest): Promise<Response> {
       status: response.status,
       headers: response.headers,
       bodyText,
+      bodyRetryAfterMs: request.retryAfterFromBody?.(bodyText),
     });
   }
   return response;
