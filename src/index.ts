@@ -78,6 +78,7 @@ export {
   StoreError,
   StreamTruncatedError,
   ToolInDoubtError,
+  ToolNameConflictError,
   ToolRetriesExceededError,
   ToolRetryError,
   UnexpectedModelCallError,
