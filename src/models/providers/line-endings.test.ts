@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Model } from "../model.js";
 import { createSseDecoder } from "./shared/sse-decoder.js";
 import { anthropicFixture } from "./test-support/anthropic.fixture.js";
+import { serverToolsJson, serverToolsSse } from "./test-support/anthropic-server-tools.fixture.js";
 import type { DialectFixture, Scenario, WireReply } from "./test-support/dialect-fixture.js";
 import { geminiFixture } from "./test-support/gemini.fixture.js";
 import { openAIChatFixture } from "./test-support/openai-chat-fixture.js";
@@ -25,10 +26,19 @@ import { createWireFetch, splitBytes, type WireDelivery } from "./test-support/w
  * - fast-check, seeded: mixed endings line by line, up to 24 reads, an optional cut.
  */
 
+/** Anthropic's stream with server tool blocks (a web search, then a client tool call), as one more scenario. */
+const anthropicServerTools: DialectFixture = {
+  ...anthropicFixture,
+  name: "anthropic (server tools)",
+  scenarios: ["tool-call"],
+  reply: (_scenario, stream) => (stream ? serverToolsSse() : serverToolsJson()),
+};
+
 const fixtures: readonly DialectFixture[] = [
   openAIChatFixture,
   openAIResponsesFixture,
   anthropicFixture,
+  anthropicServerTools,
   geminiFixture,
 ];
 
