@@ -84,6 +84,7 @@ export {
   type StoreErrorCode,
   StreamTruncatedError,
   ToolInDoubtError,
+  ToolNameConflictError,
   ToolRetriesExceededError,
   ToolRetryError,
   UnexpectedModelCallError,

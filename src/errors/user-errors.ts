@@ -17,3 +17,27 @@ export class UnknownModelError extends UserError {
 export class DefinitionError extends UserError {
   readonly code = "invalid_definition";
 }
+
+/**
+ * A provider-defined tool passed in `settings.providerOptions` (a web search, an MCP server, a
+ * custom tool) has the name of one of the agent's function tools, or of another provider tool: the
+ * model could not tell them apart, and a call could run the wrong one. Rename one of them.
+ *
+ * @example
+ * try { await agent.run("…") } catch (error) {
+ *   if (error instanceof ToolNameConflictError) console.log(error.provider, error.toolName);
+ * }
+ */
+export class ToolNameConflictError extends UserError {
+  readonly code = "tool_name_conflict";
+  readonly provider: string;
+  readonly toolName: string;
+
+  constructor(fields: { provider: string; toolName: string }) {
+    super({
+      message: `${fields.provider}: two tools are named "${fields.toolName}" (a providerOptions tool and a function tool, or two providerOptions tools): rename one`,
+    });
+    this.provider = fields.provider;
+    this.toolName = fields.toolName;
+  }
+}

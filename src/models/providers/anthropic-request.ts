@@ -1,5 +1,6 @@
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
+import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 /** The tool that carries the answer when structured output is emulated with a forced tool call. */
 export const ANTHROPIC_OUTPUT_TOOL = "nous_structured_output";
@@ -27,13 +28,14 @@ interface Turn {
 }
 
 /** Option keys of `providerOptions.anthropic` interpreted here and not copied into the body. */
-const interpretedOptions = new Set(["structuredOutput"]);
+const interpretedOptions = new Set(["structuredOutput", "tools"]);
 
 /**
  * The Messages API body for a request: system from the instructions (and any system messages),
  * alternating user/assistant turns, tools, tool choice, sampling settings and structured output.
  * Unknown keys of `settings.providerOptions.anthropic` (e.g. `thinking`, `top_k`, `metadata`) are
- * copied into the body as wire fields.
+ * copied into the body as wire fields; its `tools` (server tools such as web search) are added
+ * after the function tools (see `mergeTools`).
  */
 export function buildAnthropicRequest(request: ModelRequest, options: AnthropicRequestOptions): AnthropicWireRequest {
   const extras = wireExtras(request);
@@ -73,7 +75,14 @@ export function buildAnthropicRequest(request: ModelRequest, options: AnthropicR
     messages,
   };
   if (system.length > 0) body.system = system.join("\n\n");
-  if (tools.length > 0) body.tools = tools;
+  const merged = mergeTools({
+    provider: "anthropic",
+    functionTools: tools,
+    functionNames: tools.map((tool) => tool.name as string),
+    providerTools: request.settings.providerOptions?.anthropic?.tools,
+    namesOf: nameField,
+  });
+  if (merged !== undefined) body.tools = merged;
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (outputConfig !== undefined) body.output_config = outputConfig;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;

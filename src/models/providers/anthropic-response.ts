@@ -9,7 +9,11 @@ export type AnthropicBlock =
   | { kind: "thinking"; text: string; signature?: string; closed: boolean }
   | { kind: "redacted-thinking"; data: string; closed: boolean }
   | { kind: "tool-use"; id: string; name: string; argsText: string; initialInput: string; closed: boolean }
-  /** Blocks this adapter does not surface (server tool results, future block types). */
+  /**
+   * Blocks this adapter does not surface: tools the API runs itself (`server_tool_use`,
+   * `mcp_tool_use`, never a tool call for the runner) and their results (`web_search_tool_result`,
+   * ...), and block types added later.
+   */
   | { kind: "other"; closed: boolean };
 
 /** Anthropic's `usage` object, with the fields it may carry. */

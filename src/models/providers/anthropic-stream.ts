@@ -155,6 +155,9 @@ function* deltaParts(message: MessageAssembly, block: AnthropicBlock, value: unk
   if (typeof value !== "object" || value === null) throw malformed("content_block_delta carries no delta");
   const delta = value as Record<string, unknown>;
   if (block.closed) throw malformed("a delta arrived for a closed content block");
+  // A block this adapter does not surface takes any delta: a server tool's input (`server_tool_use`,
+  // `mcp_tool_use` stream `input_json_delta`), or a kind of delta added later.
+  if (block.kind === "other") return;
   const mismatch = () => malformed(`a ${String(delta.type)} arrived for a ${block.kind} block`);
   switch (delta.type) {
     case "text_delta": {

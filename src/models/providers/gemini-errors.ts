@@ -19,6 +19,33 @@ export interface GeminiErrorBody {
   readonly message: string;
   /** `reason` values of `google.rpc.ErrorInfo` details, such as `API_KEY_INVALID`. */
   readonly reasons: readonly string[];
+  /** The wait a `google.rpc.RetryInfo` detail asks for (its `retryDelay`), in ms. */
+  readonly retryDelayMs: number | undefined;
+}
+
+/**
+ * Milliseconds from a `google.protobuf.Duration` in its JSON form (`"34.4s"`, `"22s"`,
+ * `"10.689924287s"`), rounded up so a wait is never shorter than asked; undefined for anything else.
+ *
+ * @example
+ * parseRetryDelay("34.4s"); // 34400
+ */
+export function parseRetryDelay(text: string): number | undefined {
+  const match = /^(\d+)(?:\.(\d{1,9}))?s$/.exec(text);
+  if (match === null) return undefined;
+  const nanos = Number((match[2] ?? "").padEnd(9, "0"));
+  return Number(match[1]) * 1000 + Math.ceil(nanos / 1_000_000);
+}
+
+function retryDelayOf(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    if (typeof detail !== "object" || detail === null) continue;
+    const { "@type": type, retryDelay } = detail as Record<string, unknown>;
+    const isRetryInfo = typeof type !== "string" || type.endsWith("google.rpc.RetryInfo");
+    if (isRetryInfo && typeof retryDelay === "string") return parseRetryDelay(retryDelay.trim());
+  }
+  return undefined;
 }
 
 /** The `error` object of a Google error body (or of an error chunk inside a stream), if the value has one. */
@@ -38,6 +65,7 @@ export function geminiErrorOf(value: unknown): GeminiErrorBody | undefined {
     status: typeof status === "string" ? status : "UNKNOWN",
     message: typeof message === "string" ? message : "(no message)",
     reasons,
+    retryDelayMs: retryDelayOf(details),
   };
 }
 
@@ -53,7 +81,7 @@ function isAuthFailure(error: GeminiErrorBody): boolean {
 
 /** The typed error for a Google error reported without an HTTP status (an error chunk in a 200 stream). */
 export function geminiStreamError(error: GeminiErrorBody): ProviderError {
-  const fields = { provider: PROVIDER, message: `${error.status}: ${error.message}` };
+  const fields = { provider: PROVIDER, message: `${error.status}: ${error.message}`, retryAfterMs: error.retryDelayMs };
   if (isAuthFailure(error)) return new AuthenticationError(fields);
   switch (error.status) {
     case "RESOURCE_EXHAUSTED":
@@ -101,7 +129,19 @@ function refineHttpError(error: ProviderError, bodyText: string): ProviderError 
   return error;
 }
 
-/** `postJson` whose failures are also classified by Google's error status and reasons. */
+/** Google's `RetryInfo.retryDelay` in an error body, in ms. */
+function retryDelayOfBody(bodyText: string): number | undefined {
+  try {
+    return geminiErrorOf(JSON.parse(bodyText))?.retryDelayMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `postJson` whose failures are also classified by Google's error status and reasons, and carry
+ * the delay a `google.rpc.RetryInfo` detail asks for as `retryAfterMs`.
+ */
 export async function postGemini(request: HttpRequest): Promise<Response> {
   const baseFetch = request.fetch ?? globalThis.fetch;
   let errorBody = "";
@@ -112,7 +152,7 @@ export async function postGemini(request: HttpRequest): Promise<Response> {
     return new Response(errorBody, { status: response.status, headers: response.headers });
   };
   try {
-    return await postJson({ ...request, fetch: capturing });
+    return await postJson({ ...request, fetch: capturing, retryAfterFromBody: retryDelayOfBody });
   } catch (error) {
     if (error instanceof ProviderError && error.status !== undefined) throw refineHttpError(error, errorBody);
     throw error;

@@ -1,5 +1,6 @@
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
+import { mergeTools } from "./shared/provider-tools.js";
 
 type Part = Record<string, unknown>;
 interface Content {
@@ -24,7 +25,8 @@ const generationConfigOptions = new Set([
  * `parametersJsonSchema`, `toolConfig`, and `generationConfig` (structured output as
  * `responseMimeType: "application/json"` + `responseJsonSchema`). Other keys of
  * `settings.providerOptions.gemini` go into `generationConfig` when they are generation settings
- * (`thinkingConfig`, `topK`, ...) and into the body otherwise (`safetySettings`, `cachedContent`).
+ * (`thinkingConfig`, `topK`, ...) and into the body otherwise (`safetySettings`, `cachedContent`);
+ * its `tools` (`{ googleSearch: {} }`, ...) are added after the function declarations.
  */
 export function buildGeminiRequest(request: ModelRequest): Record<string, unknown> {
   const system: Part[] = request.instructions ? [{ text: request.instructions }] : [];
@@ -32,6 +34,7 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   const body: Record<string, unknown> = {};
   const generationConfig: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(request.settings.providerOptions?.gemini ?? {})) {
+    if (key === "tools") continue; // added to the function declarations below
     if (key === "generationConfig" && typeof value === "object" && value !== null)
       Object.assign(generationConfig, value);
     else if (generationConfigOptions.has(key)) generationConfig[key] = value;
@@ -39,16 +42,20 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   }
   body.contents = contents;
   if (system.length > 0) body.systemInstruction = { parts: system };
+  const declarations = request.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: cleanSchema(tool.inputSchema),
+  }));
+  const tools = mergeTools({
+    provider: "gemini",
+    functionTools: declarations.length > 0 ? [{ functionDeclarations: declarations }] : [],
+    functionNames: request.tools.map((tool) => tool.name),
+    providerTools: request.settings.providerOptions?.gemini?.tools,
+    namesOf: declarationNames,
+  });
+  if (tools !== undefined) body.tools = tools;
   if (request.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parametersJsonSchema: cleanSchema(tool.inputSchema),
-        })),
-      },
-    ];
     const toolConfig = convertToolChoice(request.toolChoice);
     if (toolConfig !== undefined) body.toolConfig = toolConfig;
   }
@@ -66,6 +73,18 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   }
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
+}
+
+/** The function names a Gemini tool entry declares (`{ functionDeclarations: [...] }`; none for `{ googleSearch: {} }`). */
+function declarationNames(tool: unknown): readonly string[] {
+  const declarations =
+    typeof tool === "object" && tool !== null
+      ? (tool as { functionDeclarations?: unknown }).functionDeclarations
+      : undefined;
+  if (!Array.isArray(declarations)) return [];
+  return declarations.flatMap((declaration: { name?: unknown } | null) =>
+    typeof declaration?.name === "string" ? [declaration.name] : [],
+  );
 }
 
 /** JSON Schema as Gemini's `*JsonSchema` fields take it: the `$schema` dialect marker is left out. */

@@ -1,5 +1,6 @@
 import type { Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
+import { mergeTools } from "./shared/provider-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
@@ -19,7 +20,9 @@ type ChatMessage =
 
 /**
  * The Chat Completions body for a request. Reasoning parts of earlier answers are not sent back
- * (servers that return `reasoning_content` reject or ignore it in the input).
+ * (servers that return `reasoning_content` reject or ignore it in the input). Keys of
+ * `providerOptions[provider]` are copied into the body, but its `tools` are added after the
+ * function tools (see `mergeTools`).
  */
 export function toChatBody(
   modelId: string,
@@ -32,11 +35,17 @@ export function toChatBody(
     messages.push({ role: "system", content: request.instructions });
   }
   for (const message of request.messages) messages.push(...chatMessagesOf(message));
+  const { tools: providerTools, ...extra } = settings.providerOptions?.[options.provider] ?? {};
   const body: Record<string, unknown> = { model: modelId, messages };
-  if (request.tools.length > 0) {
-    body.tools = chatToolsOf(request.tools);
-    if (request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
-  }
+  const tools = mergeTools({
+    provider: options.provider,
+    functionTools: chatToolsOf(request.tools),
+    functionNames: request.tools.map((tool) => tool.name),
+    providerTools,
+    namesOf: chatToolNames,
+  });
+  if (tools !== undefined) body.tools = tools;
+  if (request.tools.length > 0 && request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
   if (request.output !== undefined) {
     body.response_format = {
       type: "json_schema",
@@ -57,8 +66,19 @@ export function toChatBody(
     body.stream = true;
     body.stream_options = { include_usage: true };
   }
-  const extra = settings.providerOptions?.[options.provider];
-  return extra === undefined ? body : { ...body, ...extra };
+  return { ...body, ...extra };
+}
+
+/** The name a Chat Completions tool declares: `function.name`, `custom.name`, or `name`. */
+function chatToolNames(tool: unknown): readonly string[] {
+  if (typeof tool !== "object" || tool === null) return [];
+  const {
+    function: fn,
+    custom,
+    name,
+  } = tool as { function?: { name?: unknown }; custom?: { name?: unknown }; name?: unknown };
+  const declared = fn?.name ?? custom?.name ?? name;
+  return typeof declared === "string" ? [declared] : [];
 }
 
 // A run sends its whole history with every request, and the runner's messages and tool lists are

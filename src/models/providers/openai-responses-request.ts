@@ -1,6 +1,7 @@
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { dataUrl, toolResultText } from "./openai-chat-request.js";
+import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 type InputContent =
   | { type: "input_text"; text: string }
@@ -14,10 +15,31 @@ type InputItem =
   | { type: "function_call_output"; call_id: string; output: string }
   | { type: "reasoning"; id: string; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string };
 
+/** What `include` asks for so that reasoning can be sent back without the API storing it. */
+const ENCRYPTED_REASONING = "reasoning.encrypted_content";
+
+/**
+ * Whether a model id names an OpenAI reasoning model (o-series, GPT-5 and later, Codex), which
+ * accepts `include: ["reasoning.encrypted_content"]`; other models reject it. An unknown id counts
+ * as not reasoning: its reasoning is then not carried from turn to turn, but no request fails.
+ */
+export function isOpenAIReasoningModel(modelId: string): boolean {
+  return /^(o\d|gpt-([5-9]|\d\d)|codex)/.test(modelId) && !/-chat/.test(modelId);
+}
+
 /**
  * The Responses API body for a request. Earlier answers are replayed as input items: text as
  * assistant messages, tool calls as `function_call`, results as `function_call_output`, and
- * reasoning only when the provider's item id came back with it (it cannot be recreated otherwise).
+ * reasoning items as the API allows for the request's `store` mode:
+ *
+ * - `store: false` (the default; stateless, nothing kept by OpenAI): reasoning models are asked for
+ *   `reasoning.encrypted_content`, and a reasoning item is sent back with it (id, summary and the
+ *   encrypted content); one without it is left out, since its id alone names nothing the API has.
+ * - `store: true` (`providerOptions.openai.store`): OpenAI keeps the response, and a reasoning item
+ *   it stored is sent back by id.
+ *
+ * Other keys of `providerOptions[provider]` are copied into the body; its `include` is merged with
+ * the one above and its `tools` are added after the function tools (see `mergeTools`).
  */
 export function toResponsesBody(
   modelId: string,
@@ -25,20 +47,31 @@ export function toResponsesBody(
   options: { stream: boolean; provider: string },
 ): Record<string, unknown> {
   const { settings } = request;
+  const { tools: providerTools, include, ...extra } = settings.providerOptions?.[options.provider] ?? {};
+  const stored = extra.store === true;
   const input: InputItem[] = [];
-  for (const message of request.messages) input.push(...toInputItems(message, options.provider));
-  const body: Record<string, unknown> = { model: modelId, input, store: false };
+  for (const message of request.messages) input.push(...toInputItems(message, options.provider, stored));
+  const body: Record<string, unknown> = { model: modelId, input, store: stored };
+  const includes = Array.isArray(include) ? [...include] : [];
+  const wantsEncrypted = isOpenAIReasoningModel(modelId) || extra.reasoning !== undefined;
+  if (!stored && wantsEncrypted && !includes.includes(ENCRYPTED_REASONING)) includes.push(ENCRYPTED_REASONING);
+  if (includes.length > 0) body.include = includes;
   if (request.instructions !== undefined && request.instructions !== "") body.instructions = request.instructions;
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+  const tools = mergeTools({
+    provider: options.provider,
+    functionTools: request.tools.map((tool) => ({
       type: "function",
       name: tool.name,
       description: tool.description,
       parameters: tool.inputSchema,
       strict: false,
-    }));
-    if (request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
-  }
+    })),
+    functionNames: request.tools.map((tool) => tool.name),
+    providerTools,
+    namesOf: nameField,
+  });
+  if (tools !== undefined) body.tools = tools;
+  if (request.tools.length > 0 && request.toolChoice !== undefined) body.tool_choice = toToolChoice(request.toolChoice);
   if (request.output !== undefined) {
     body.text = {
       format: {
@@ -54,10 +87,10 @@ export function toResponsesBody(
   if (settings.topP !== undefined) body.top_p = settings.topP;
   if (settings.maxOutputTokens !== undefined) body.max_output_tokens = settings.maxOutputTokens;
   if (options.stream) body.stream = true;
-  return { ...body, ...settings.providerOptions?.[options.provider] };
+  return { ...body, ...extra };
 }
 
-function toInputItems(message: Message, provider: string): InputItem[] {
+function toInputItems(message: Message, provider: string, stored: boolean): InputItem[] {
   switch (message.role) {
     case "system":
       return [{ role: "system", content: message.content }];
@@ -69,7 +102,7 @@ function toInputItems(message: Message, provider: string): InputItem[] {
         },
       ];
     case "assistant":
-      return message.content.flatMap((part) => assistantItems(part, provider));
+      return message.content.flatMap((part) => assistantItems(part, provider, stored));
     case "tool":
       return [{ type: "function_call_output", call_id: message.toolCallId, output: toolResultText(message.result) }];
     default: {
@@ -79,7 +112,7 @@ function toInputItems(message: Message, provider: string): InputItem[] {
   }
 }
 
-function assistantItems(part: AssistantPart, provider: string): InputItem[] {
+function assistantItems(part: AssistantPart, provider: string, stored: boolean): InputItem[] {
   switch (part.type) {
     case "text":
       return part.text === "" ? [] : [{ role: "assistant", content: part.text }];
@@ -90,16 +123,12 @@ function assistantItems(part: AssistantPart, provider: string): InputItem[] {
     case "reasoning": {
       const metadata = part.providerMetadata?.[provider];
       const id = metadata?.itemId;
-      if (typeof id !== "string") return [];
       const encrypted = metadata?.encryptedContent;
-      return [
-        {
-          type: "reasoning",
-          id,
-          summary: part.text === "" ? [] : [{ type: "summary_text", text: part.text }],
-          ...(typeof encrypted === "string" ? { encrypted_content: encrypted } : {}),
-        },
-      ];
+      const summary = part.text === "" ? [] : [{ type: "summary_text" as const, text: part.text }];
+      if (typeof id !== "string") return [];
+      if (typeof encrypted === "string") return [{ type: "reasoning", id, summary, encrypted_content: encrypted }];
+      // Without its encrypted content, the id must name an item OpenAI stored, and only a request with store kept one.
+      return stored && metadata?.stored === true ? [{ type: "reasoning", id, summary }] : [];
     }
     default: {
       const unknownPart: never = part;

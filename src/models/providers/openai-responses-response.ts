@@ -115,17 +115,36 @@ function failure(provider: string, error: WireResponse["error"], fallback: strin
   return classifyErrorCode({ provider, code: error?.code ?? undefined, message: error?.message ?? fallback });
 }
 
-function reasoningPart(provider: string, item: OutputItem & { type: "reasoning" }, text: string): ResponsePart {
+/** How the request was sent: `stored` when with `store: true` (OpenAI then keeps its output items). */
+export interface ResponsesReadOptions {
+  readonly stored: boolean;
+}
+
+/**
+ * A reasoning item as a reasoning part. Its metadata is what a later request needs to send it back:
+ * the item id, the encrypted content when it was asked for, and `stored` when OpenAI kept the item.
+ */
+function reasoningPart(
+  provider: string,
+  item: OutputItem & { type: "reasoning" },
+  text: string,
+  options: ResponsesReadOptions,
+): ResponsePart {
   const metadata: Record<string, unknown> = {};
   if (item.id) metadata.itemId = item.id;
   if (item.encrypted_content) metadata.encryptedContent = item.encrypted_content;
+  if (item.id && options.stored) metadata.stored = true;
   return Object.keys(metadata).length === 0
     ? { type: "reasoning", text }
     : { type: "reasoning", text, providerMetadata: { [provider]: metadata } };
 }
 
 /** A non-streamed Responses API answer as a model response; a failed response is a typed error. */
-export function parseResponsesAnswer(provider: string, body: unknown): ModelResponse {
+export function parseResponsesAnswer(
+  provider: string,
+  body: unknown,
+  options: ResponsesReadOptions = { stored: false },
+): ModelResponse {
   const response = parseWire(provider, responseSchema, body, "response");
   if (response.status === "failed") throw failure(provider, response.error, "the response failed");
   const content: ResponsePart[] = [];
@@ -134,7 +153,9 @@ export function parseResponsesAnswer(provider: string, body: unknown): ModelResp
     if (item === undefined) continue;
     switch (item.type) {
       case "reasoning":
-        content.push(reasoningPart(provider, item, (item.summary ?? []).map((part) => part.text).join("\n\n")));
+        content.push(
+          reasoningPart(provider, item, (item.summary ?? []).map((part) => part.text).join("\n\n"), options),
+        );
         break;
       case "message": {
         const text = item.content.map((part) => part.text ?? part.refusal ?? "").join("");
@@ -177,11 +198,13 @@ type Slot =
  */
 export class ResponsesStreamAssembler {
   readonly #provider: string;
+  readonly #options: ResponsesReadOptions;
   readonly #slots = new Map<number, Slot>();
   #final: ModelResponse | undefined;
 
-  constructor(provider: string) {
+  constructor(provider: string, options: ResponsesReadOptions = { stored: false }) {
     this.#provider = provider;
+    this.#options = options;
   }
 
   /** The final response once the terminal event has arrived. */
@@ -281,7 +304,7 @@ export class ResponsesStreamAssembler {
     const slots = [...this.#slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
     for (const slot of slots) {
       if (slot.kind === "text" && slot.text !== "") content.push({ type: "text", text: slot.text });
-      if (slot.kind === "reasoning") content.push(reasoningPart(this.#provider, slot.item, slot.text));
+      if (slot.kind === "reasoning") content.push(reasoningPart(this.#provider, slot.item, slot.text, this.#options));
       if (slot.kind === "call") {
         yield { type: "tool-call-end", toolCallId: slot.id };
         content.push({

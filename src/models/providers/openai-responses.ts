@@ -14,7 +14,6 @@ import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
 const wireCode = lazyModule(() => import("./openai-responses-wire.js"));
-type WireCode = Awaited<ReturnType<typeof wireCode.load>>;
 
 /** OpenAI's Responses API endpoint and the environment variables it reads. */
 export const openAIResponsesSpec: ConnectionSpec = {
@@ -27,7 +26,10 @@ export const openAIResponsesSpec: ConnectionSpec = {
 
 /**
  * A model served through the OpenAI Responses API (what `"openai:<model>"` resolves to). Requests
- * are sent with `store: false`; reasoning summaries become reasoning parts (ask for them with
+ * are sent with `store: false` (stateless: OpenAI keeps nothing), and reasoning models are asked
+ * for `reasoning.encrypted_content`, which carries their reasoning into the next request; with
+ * `providerOptions: { openai: { store: true } }` OpenAI keeps each response and reasoning is sent
+ * back by id instead. Reasoning summaries become reasoning parts (ask for them with
  * `providerOptions: { openai: { reasoning: { effort: "low", summary: "auto" } } }`). A stream is
  * complete only at `response.completed` (or `response.incomplete`): a connection that closes
  * cleanly before it is a `StreamTruncatedError`.
@@ -61,8 +63,10 @@ class OpenAIResponsesModel implements Model {
     const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(code, request, false, scope.signal);
-      return code.parseResponsesAnswer(this.provider, await readJson(response, this.provider, scope.signal));
+      const body = code.toResponsesBody(this.modelId, request, { stream: false, provider: this.provider });
+      const response = await this.#post(body, scope.signal);
+      const answer = await readJson(response, this.provider, scope.signal);
+      return code.parseResponsesAnswer(this.provider, answer, { stored: body.store === true });
     } finally {
       scope.release();
     }
@@ -72,8 +76,9 @@ class OpenAIResponsesModel implements Model {
     const code = wireCode.loaded ?? (await wireCode.load());
     const scope = scopeSignal(request.signal);
     try {
-      const response = await this.#post(code, request, true, scope.signal);
-      const assembler = new code.ResponsesStreamAssembler(this.provider);
+      const body = code.toResponsesBody(this.modelId, request, { stream: true, provider: this.provider });
+      const response = await this.#post(body, scope.signal);
+      const assembler = new code.ResponsesStreamAssembler(this.provider, { stored: body.store === true });
       for await (const events of readSseBatches(response, this.provider, scope.signal)) {
         for (const event of events) {
           yield* assembler.accept(event.data);
@@ -89,12 +94,12 @@ class OpenAIResponsesModel implements Model {
     }
   }
 
-  #post(code: WireCode, request: ModelRequest, stream: boolean, signal: AbortSignal | undefined): Promise<Response> {
+  #post(body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<Response> {
     return postJson({
       provider: this.provider,
       url: `${this.#connection.baseURL}/responses`,
       headers: this.#connection.headers(),
-      body: code.toResponsesBody(this.modelId, request, { stream, provider: this.provider }),
+      body,
       signal,
       fetch: this.#connection.fetch,
     });

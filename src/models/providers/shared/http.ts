@@ -12,6 +12,7 @@ import {
   StreamTruncatedError,
 } from "../../../errors/provider-error.js";
 import { lazyModule } from "./lazy-module.js";
+import { createSseDecoder } from "./sse-decoder.js";
 
 /** The SSE parser, loaded by the first stream rather than when the package is imported. */
 const sseParser = lazyModule(() => import("eventsource-parser"));
@@ -23,6 +24,8 @@ export interface HttpRequest {
   body: unknown;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** The delay an error body asks for, in ms, for dialects that put it there (Gemini's `RetryInfo`). */
+  retryAfterFromBody?: (bodyText: string) => number | undefined;
 }
 
 /** Milliseconds from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
@@ -41,22 +44,32 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
 const contextTooLong =
   /context[_ -]?length|context window|too many tokens|prompt is too long|maximum context|input is too long|exceeds the maximum/i;
 
-/** The typed error for a non-2xx HTTP answer. */
+/**
+ * The typed error for a non-2xx HTTP answer. `retryAfterMs` is the delay the server asked for: the
+ * `retry-after(-ms)` header, or `bodyRetryAfterMs` (read from the body by the dialect); when both
+ * are given, the longer, so that neither request is cut short.
+ */
 export function classifyHttpError(fields: {
   provider: string;
   status: number;
   headers: Headers;
   bodyText: string;
+  bodyRetryAfterMs?: number | undefined;
 }): ProviderError {
   const { provider, status, headers, bodyText } = fields;
   const detail = extractMessage(bodyText);
-  const base = { provider, status, message: `HTTP ${status}: ${detail}`, retryAfterMs: parseRetryAfter(headers) };
+  const retryAfterMs = longest(parseRetryAfter(headers), fields.bodyRetryAfterMs);
+  const base = { provider, status, message: `HTTP ${status}: ${detail}`, retryAfterMs };
   if (status === 401 || status === 403) return new AuthenticationError(base);
   if (status === 408 || status === 409 || status === 429) return new RateLimitError(base);
   if (status === 529 || /overloaded/i.test(bodyText)) return new OverloadedError(base);
   if ((status === 400 || status === 413) && contextTooLong.test(bodyText)) return new ContextTooLongError(base);
   if (status >= 500) return new ProviderServerError(base);
   return new BadRequestError(base);
+}
+
+function longest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
 function extractMessage(bodyText: string): string {
@@ -96,6 +109,7 @@ export async function postJson(request: HttpRequest): Promise<Response> {
       status: response.status,
       headers: response.headers,
       bodyText,
+      bodyRetryAfterMs: request.retryAfterFromBody?.(bodyText),
     });
   }
   return response;
@@ -119,7 +133,9 @@ export async function readJson(response: Response, provider: string, signal?: Ab
 
 /**
  * The server-sent events of a response body, decoded as UTF-8 (characters split across chunks are
- * joined). An event not completed by a blank line when the body ends is dropped, never guessed at;
+ * joined). Lines may end in LF, CRLF or a bare CR, as the SSE standard allows: each event is handed
+ * over as soon as its blank line has arrived, whatever the line ending and wherever the body was cut
+ * into reads. An event not completed by a blank line when the body ends is dropped, never guessed at;
  * a connection that breaks mid-body is a `StreamTruncatedError`. Checking that the dialect's
  * terminal event arrived is the caller's job.
  */
@@ -146,15 +162,8 @@ export async function* readSseBatches(
   if (response.body === null) return;
   const { createParser } = sseParser.loaded ?? (await sseParser.load());
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const pending: EventSourceMessage[] = [];
+  const decoder = createSseDecoder(createParser);
   let complete = false;
-  const parser = createParser({
-    onEvent: (event) => {
-      if (isTerminal?.(event)) complete = true;
-      pending.push(event);
-    },
-  });
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -164,9 +173,9 @@ export async function* readSseBatches(
         if (signal?.aborted) throw signal.reason;
         throw new StreamTruncatedError({ provider, message: `the stream broke: ${describe(cause)}`, cause });
       }
-      parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }));
-      complete ||= next.done;
-      if (pending.length > 0) yield pending.splice(0);
+      const events = next.done ? decoder.end() : decoder.push(next.value);
+      complete ||= next.done || (isTerminal !== undefined && events.some(isTerminal));
+      if (events.length > 0) yield events;
       if (next.done) return;
     }
   } finally {
