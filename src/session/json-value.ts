@@ -95,5 +95,9 @@ function pathOf(visit: Visit, root: string): string {
   for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) {
     parts.push(typeof at.key === "number" ? `[${at.key}]` : `.${at.key}`);
   }
-  return root + parts.reverse().join("");
+  parts.reverse();
+  // A path a thousand levels deep is no help to read: its start and end are.
+  if (parts.length > 24)
+    return `${root}${parts.slice(0, 8).join("")}…(${parts.length - 12} more)…${parts.slice(-4).join("")}`;
+  return root + parts.join("");
 }
