@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { ToolMessage } from "../session/messages.js";
+import { MemoryStore } from "../store/memory-store.js";
 import { runChecked, types } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 import type { AgentHooks } from "./types.js";
@@ -65,6 +66,76 @@ describe("hooks", () => {
     await runChecked(new Agent({ model, tools: [transfer], hooks }), "go");
     expect(calls).toEqual([10]);
     expect(lastToolMessage(model)).toMatchObject({ isError: false, result: { moved: 10, audited: true } });
+  });
+
+  it("postToolUse runs only for calls that executed, with parsed arguments", async () => {
+    calls.length = 0;
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { id: "unknown", name: "teleport", args: { amount: 1 } },
+          { id: "not-json", name: "transfer", args: "{amount:" },
+          { id: "bad-schema", name: "transfer", args: { amount: "x" } },
+          { id: "denied", name: "transfer", args: { amount: 7 } },
+          { id: "rejected", name: "transfer", args: { amount: 500 } },
+          { id: "ran", name: "transfer", args: { amount: 5 } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const seen: unknown[] = [];
+    const hooks: AgentHooks<Record<string, unknown>> = {
+      preToolUse: (call) =>
+        (call.args as { amount: number }).amount === 7 ? { type: "deny", reason: "lucky number" } : undefined,
+      postToolUse: (outcome) => {
+        seen.push({ toolCallId: outcome.toolCallId, args: outcome.args, isError: outcome.isError });
+        return { result: "replaced by postToolUse" };
+      },
+    };
+    const agent = new Agent({
+      model,
+      tools: [transfer],
+      hooks,
+      approvalHandler: () => ({ type: "reject", reason: "too much" }),
+    });
+    await runChecked(agent, "go");
+    expect(calls).toEqual([5]);
+    expect(seen).toEqual([{ toolCallId: "ran", args: { amount: 5 }, isError: false }]);
+    const results = new Map(
+      (model.requests[1]?.messages ?? [])
+        .filter((message): message is ToolMessage => message.role === "tool")
+        .map((message) => [message.toolCallId, message.result]),
+    );
+    expect(results.get("ran")).toBe("replaced by postToolUse");
+    expect(results.get("unknown")).toMatch(/^Unknown tool "teleport"/);
+    expect(results.get("not-json")).toMatch(/^Invalid arguments for tool "transfer"/);
+    expect(results.get("bad-schema")).toMatch(/^Invalid arguments for tool "transfer"/);
+    expect(results.get("denied")).toBe("Tool call denied: lucky number");
+    expect(results.get("rejected")).toBe("The user rejected this tool call: too much");
+  });
+
+  it("postToolUse runs only for calls that executed: not for an in-doubt call settled by hand", async () => {
+    calls.length = 0;
+    const store = new MemoryStore();
+    const script = () => scripted(5);
+    await new Agent({ model: script(), tools: [transfer] }).run("go", { sessionId: "s", store });
+    // The crash: the log ends with the call's intent, as if the process died while it ran.
+    const events = await store.read("s");
+    const intent = events.findIndex((event) => event.type === "tool_call");
+    const crashed = new MemoryStore();
+    const kept = events.slice(0, intent + 1).map(({ sessionId: _s, ...event }) => event);
+    await crashed.append("s", kept, { expectedLastSeq: 0 });
+    const seen: string[] = [];
+    const hooks: AgentHooks<Record<string, unknown>> = {
+      postToolUse: (outcome) => void seen.push(outcome.toolCallId),
+    };
+    const resumed = await new Agent({ model: new ScriptedModel([{ text: "done" }]), tools: [transfer], hooks }).resume(
+      "s",
+      { store: crashed, resolveInDoubt: () => ({ type: "result", result: "settled by hand" }) },
+    );
+    expect(resumed.output).toBe("done");
+    expect(calls).toEqual([5]);
+    expect(seen).toEqual([]);
   });
 
   it("an approval handler rejection reaches the model and the tool never runs", async () => {

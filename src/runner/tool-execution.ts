@@ -136,7 +136,8 @@ function failedOutcome<D extends object, O>(
 
 /**
  * Records a call's outcome: the update through the one reducer, its events, then the tool result.
- * Synchronous (returns `undefined`) unless a `postToolUse` hook or a stream reader is to be awaited.
+ * `postToolUse` sees only calls that ran. Synchronous (returns `undefined`) unless that hook or a stream
+ * reader is to be awaited.
  */
 function settle<D extends object, O>(
   state: RunState<D, O>,
@@ -145,10 +146,10 @@ function settle<D extends object, O>(
 ): Promise<void> | undefined {
   const result: unknown = outcome.result === undefined ? null : outcome.result;
   const hook = state.config.hooks.postToolUse;
-  if (hook === undefined) return record(state, prepared, outcome, result);
-  const { call } = prepared;
+  // Refused calls (unknown tool, bad arguments, denied, rejected, settled in doubt) never ran.
+  if (hook === undefined || prepared.type === "skip") return record(state, prepared, outcome, result);
+  const { call, args } = prepared;
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
-  const args = prepared.type === "run" ? prepared.args : call.argsText;
   return Promise.resolve(
     hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity)),
   ).then((replaced) => record(state, prepared, outcome, replaced ? replaced.result : result));

@@ -54,7 +54,10 @@ export interface AgentHooks<D extends object> {
   postResponse?(response: ModelResponse, context: RunContext<D>): Awaitable<ModelResponse | undefined | void>;
   /** Allow, deny (the model is told the reason) or modify the arguments of a tool call. */
   preToolUse?(call: ToolCallInfo, context: RunContext<D>): Awaitable<PreToolUseDecision | undefined | void>;
-  /** May replace the result the model sees. */
+  /**
+   * Runs after a call that executed (with its parsed arguments) and may replace the result the model
+   * sees. Calls refused before running (unknown tool, invalid arguments, denied, rejected) skip it.
+   */
   postToolUse?(
     outcome: ToolCallInfo & { readonly result: unknown; readonly isError: boolean },
     context: RunContext<D>,
