@@ -104,6 +104,8 @@ export class RunState<D extends object, O> {
   iteration = 0;
   outputFailures = 0;
   readonly toolFailures = new Map<string, number>();
+  /** Calls naming an unknown tool, counted against one run-wide budget (see `unknownTool`). */
+  unknownToolCalls = 0;
   resume: ResumeInfo | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
   readonly replayedNested = new Set<string>();

@@ -8,7 +8,7 @@ import {
 import type { ResponsePart } from "../models/model.js";
 import { addUsage } from "../session/usage.js";
 import type { ValidationResult } from "../tools/schema.js";
-import type { AnyTool } from "../tools/tool.js";
+import { type AnyTool, DEFAULT_TOOL_RETRIES } from "../tools/tool.js";
 import type { RunState } from "./run-state.js";
 import { checkToolCallLimit } from "./stop-rules.js";
 import { parseArgs } from "./tool-arguments.js";
@@ -42,7 +42,7 @@ export function prepareToolCall<D extends object, O>(
   const tool = tools.get(call.toolName);
   if (tool === undefined) {
     const known = [...tools.keys()].join(", ") || "none";
-    return skip(call, `Unknown tool "${call.toolName}". Available tools: ${known}.`);
+    return skip(call, unknownTool(state, call.toolName, `Unknown tool "${call.toolName}". Available tools: ${known}.`));
   }
   const parsed = parseArgs(call.argsText);
   if (!parsed.ok)
@@ -249,6 +249,18 @@ export function failure<D extends object, O>(state: RunState<D, O>, tool: AnyToo
   state.toolFailures.set(tool.name, count);
   if (count > tool.retries) {
     throw new ToolRetriesExceededError({ toolName: tool.name, retries: tool.retries, lastProblem: message });
+  }
+  return message;
+}
+
+/** Retries allowed to calls naming an unknown tool, all names together: a tool's default `retries`. */
+const UNKNOWN_TOOL_RETRIES = DEFAULT_TOOL_RETRIES;
+
+/** Counts a call naming an unknown tool against the run-wide budget; past it the run fails. Returns the message. */
+function unknownTool<D extends object, O>(state: RunState<D, O>, toolName: string, message: string): string {
+  state.unknownToolCalls += 1;
+  if (state.unknownToolCalls > UNKNOWN_TOOL_RETRIES) {
+    throw new ToolRetriesExceededError({ toolName, retries: UNKNOWN_TOOL_RETRIES, lastProblem: message });
   }
   return message;
 }

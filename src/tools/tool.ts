@@ -54,6 +54,9 @@ export interface Tool<A = unknown, R = unknown, D extends object = Record<string
 // biome-ignore lint/suspicious/noExplicitAny: tools of every argument type must fit one list; args are validated at run time
 export type AnyTool<D extends object = Record<string, unknown>> = Tool<any, unknown, D>;
 
+/** A tool's `retries` when it sets none; also the run-wide budget of calls naming an unknown tool. */
+export const DEFAULT_TOOL_RETRIES = 2;
+
 const toolName = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -82,7 +85,7 @@ export function tool<S extends SchemaInput, R, D extends object = Record<string,
     throw new DefinitionError({ message: `Tool "${config.name}": execute must be a function` });
   }
   const schema = compileSchema(config.input, `Tool "${config.name}" input`);
-  const retries = config.retries ?? 2;
+  const retries = config.retries ?? DEFAULT_TOOL_RETRIES;
   if (!Number.isInteger(retries) || retries < 0) {
     throw new DefinitionError({ message: `Tool "${config.name}": retries must be a whole number >= 0` });
   }
