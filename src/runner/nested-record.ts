@@ -80,7 +80,10 @@ export async function runNested<D extends object, O>(
     const replaced = await hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity));
     if (replaced) result = replaced.result;
   }
-  return finishNested(state, call, tool.name, { result, isError: outcome.isError, update: outcome.update }, started);
+  const update = outcome.update;
+  const finished = await finishNested(state, call, tool.name, { result, isError: outcome.isError, update }, started);
+  if (!finished.isError) state.toolSucceeded(tool.name);
+  return finished;
 }
 
 /**

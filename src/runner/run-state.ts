@@ -103,8 +103,9 @@ export class RunState<D extends object, O> {
   usage: Usage;
   iteration = 0;
   outputFailures = 0;
+  /** Consecutive failures of each tool (invalid arguments, `ToolRetryError`); a success resets them. */
   readonly toolFailures = new Map<string, number>();
-  /** Calls naming an unknown tool, counted against one run-wide budget (see `unknownTool`). */
+  /** Consecutive calls naming an unknown tool, all names together (see `unknownTool`). */
   unknownToolCalls = 0;
   resume: ResumeInfo | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
@@ -223,6 +224,12 @@ export class RunState<D extends object, O> {
       source,
       (deps) => foldOwned(deps, update.operations(), this.#owned) as D,
     );
+  }
+
+  /** A call of `toolName` ran and succeeded: the retry budgets count consecutive failures, so both restart. */
+  toolSucceeded(toolName: string): void {
+    this.toolFailures.delete(toolName);
+    this.unknownToolCalls = 0;
   }
 
   /** The context a tool or hook receives. */

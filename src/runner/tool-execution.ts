@@ -190,6 +190,7 @@ function record<D extends object, O>(
       isError = true;
     }
   }
+  if (prepared.type === "run" && !isError) state.toolSucceeded(call.toolName);
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
   if (emit === undefined) return undefined;

@@ -243,7 +243,10 @@ function validate<D extends object, O>(
   return result instanceof Promise ? result.then(outcome) : outcome(result);
 }
 
-/** Counts a failure the model must correct; past the tool's `retries` the run fails. Returns the message. */
+/**
+ * Counts a failure the model must correct; past the tool's `retries` consecutive failures (a success
+ * resets the count, see `RunState.toolSucceeded`) the run fails. Returns the message.
+ */
 export function failure<D extends object, O>(state: RunState<D, O>, tool: AnyTool<D>, message: string): string {
   const count = (state.toolFailures.get(tool.name) ?? 0) + 1;
   state.toolFailures.set(tool.name, count);
@@ -256,7 +259,7 @@ export function failure<D extends object, O>(state: RunState<D, O>, tool: AnyToo
 /** Retries allowed to calls naming an unknown tool, all names together: a tool's default `retries`. */
 const UNKNOWN_TOOL_RETRIES = DEFAULT_TOOL_RETRIES;
 
-/** Counts a call naming an unknown tool against the run-wide budget; past it the run fails. Returns the message. */
+/** Counts a call naming an unknown tool against the run-wide budget (consecutive, like a tool's); past it the run fails. */
 function unknownTool<D extends object, O>(state: RunState<D, O>, toolName: string, message: string): string {
   state.unknownToolCalls += 1;
   if (state.unknownToolCalls > UNKNOWN_TOOL_RETRIES) {

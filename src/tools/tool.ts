@@ -21,7 +21,10 @@ export interface ToolConfig<S extends SchemaInput, R, D extends object> {
   execute(args: InferSchema<S>, context: RunContext<D>): ToolReturn<R, D> | Promise<ToolReturn<R, D>>;
   /** The call fails (and the model is told) after this long. */
   timeoutMs?: number;
-  /** How many times the model may retry this tool after invalid arguments or a `ToolRetryError` (default 2). */
+  /**
+   * How many times in a row the model may retry this tool after invalid arguments or a `ToolRetryError`
+   * (default 2); a call that succeeds resets the count.
+   */
   retries?: number;
   needsApproval?: NeedsApproval<InferSchema<S>, D>;
   /** Safe to run twice with the same arguments (used when resuming a run after a crash). */
