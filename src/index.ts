@@ -91,6 +91,7 @@ export {
   UnknownModelError,
   UnrecognizedStoreError,
   type UnrecognizedStoreReason,
+  UnsupportedSchemaError,
   UsageLimitExceededError,
   type UsageLimitName,
   UserError,

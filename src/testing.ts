@@ -1,6 +1,8 @@
 /**
  * Deterministic models for tests: `import { ScriptedModel, FunctionModel, TestModel } from "nous/testing"`.
  */
+
+export { UnsupportedSchemaError } from "./errors/user-errors.js";
 export { FunctionModel, type ModelFunction } from "./models/function-model.js";
 export { ReplayModel } from "./models/replay-model.js";
 export { sampleFromSchema } from "./models/schema-sample.js";

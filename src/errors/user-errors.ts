@@ -41,3 +41,25 @@ export class ToolNameConflictError extends UserError {
     this.toolName = fields.toolName;
   }
 }
+
+/**
+ * `TestModel` cannot build a value for a JSON Schema: a keyword it does not satisfy (a `pattern` its
+ * sample does not match, bounds no value meets, `uniqueItems` it cannot make distinct). Names the
+ * keyword and the JSON Pointer of the schema that holds it.
+ *
+ * @example
+ * try { await agent.run("go") } catch (error) {
+ *   if (error instanceof UnsupportedSchemaError) console.log(error.keyword, error.path); // "pattern" "#/properties/id"
+ * }
+ */
+export class UnsupportedSchemaError extends UserError {
+  readonly code = "unsupported_schema";
+  readonly keyword: string;
+  readonly path: string;
+
+  constructor(fields: { keyword: string; path: string; detail: string }) {
+    super({ message: `TestModel cannot sample the schema at ${fields.path}: ${fields.keyword}: ${fields.detail}` });
+    this.keyword = fields.keyword;
+    this.path = fields.path;
+  }
+}

@@ -55,6 +55,23 @@ describe("TestModel", () => {
     expect(result.output).toContain("second");
   });
 
+  it("calls a tool whose input holds tuples, empty lists and empty strings with arguments valid for it", async () => {
+    const received: unknown[] = [];
+    const schema = z.object({
+      point: z.tuple([z.number().min(2), z.string().max(0)]),
+      rest: z.tuple([z.boolean()], z.int().max(-3)),
+      none: z.array(z.string()).max(0),
+      pair: z
+        .array(z.enum(["x", "y", "z"]))
+        .min(2)
+        .max(2),
+    });
+    const plot = tool({ name: "plot", description: "x", input: schema, execute: (args) => received.push(args) });
+    await runChecked(new Agent({ model: new TestModel(), tools: [plot] }), "go");
+    expect(received).toHaveLength(1);
+    expect(schema.safeParse(received[0]).success).toBe(true);
+  });
+
   it('is what "test" resolves to', () => {
     expect(resolveModel("test")).toBeInstanceOf(TestModel);
     expect(resolveModel("test:custom").modelId).toBe("custom");
