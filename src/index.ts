@@ -8,7 +8,9 @@ export {
 } from "./agent.js";
 export {
   ApprovalMismatchError,
+  type ApprovalTool,
   type ApprovalVerdict,
+  type DecideApprovalOptions,
   decideApproval,
   hashArgs,
   listPendingApprovals,
@@ -40,6 +42,7 @@ export {
 } from "./context/index.js";
 export {
   AllModelsFailedError,
+  ApprovalArgumentsError,
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,

@@ -6,7 +6,7 @@ import {
   type PendingApproval,
   pendingApprovalsOf,
 } from "../index.js";
-import { chosenModel, loadAgentSource } from "./agent-loader.js";
+import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import { CliExit, type CliIo, EXIT, jsonOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
 import { preview } from "./render-stream.js";
@@ -82,11 +82,22 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         : editedArgs !== undefined
           ? { type: "edit", args: editedArgs }
           : { type: "approve" };
+    let loaded: { source: AgentSource; agent: AnyAgent } | undefined;
+    const load = async () => {
+      if (loaded === undefined) {
+        const source = await loadAgentSource(values.agent, values.export);
+        loaded = { source, agent: await source.build({ model: chosenModel(values.model) }) };
+      }
+      return loaded;
+    };
     try {
-      await decideApproval(store, approval, verdict);
+      // Edited arguments must pass the tool's schema now, not fail later when the run resumes.
+      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: (await load()).agent } : {});
     } catch (error) {
       if (NousError.isInstance(error) && error.code === "approval_mismatch")
         throw new CliExit(EXIT.notFound, error.message);
+      if (NousError.isInstance(error) && error.code === "invalid_approval_arguments")
+        throw new CliExit(EXIT.usage, `${error.message} (nothing was recorded)`);
       throw error;
     }
     const decided =
@@ -106,8 +117,7 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         });
       return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
     }
-    const source = await loadAgentSource(values.agent, values.export);
-    const agent = await source.build({ model: chosenModel(values.model) });
+    const { source, agent } = await load();
     io.err(`Resuming with ${source.label}…\n`);
     const startedAt = Date.now();
     const outcome = await resumeTurn(agent, { sessionId: session, store, deps: await source.liveDeps() });

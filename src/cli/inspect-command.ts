@@ -1,3 +1,4 @@
+import type { ApprovalTool } from "../index.js";
 import { NousError, type SessionStore } from "../index.js";
 import { chosenModel, loadAgentSource } from "./agent-loader.js";
 import { type CliIo, EXIT, integerOption, paint, parseCommand, UsageError } from "./cli-support.js";
@@ -39,6 +40,7 @@ type StartInspector = (options: {
   port?: number;
   token?: string;
   resume?: (sessionId: string) => Promise<void>;
+  agent?: { toolNamed(name: string): ApprovalTool | undefined };
 }) => Promise<{ url: string; token: string | undefined; close(): Promise<void> }>;
 
 async function loadInspector(): Promise<StartInspector> {
@@ -79,7 +81,7 @@ export async function inspectCommand(io: CliIo, args: readonly string[]): Promis
   };
   let inspector: Awaited<ReturnType<StartInspector>>;
   try {
-    inspector = await startInspector({ store, host: values.host, port, token: values.token, resume });
+    inspector = await startInspector({ store, host: values.host, port, token: values.token, resume, agent });
   } catch (error) {
     await store.close();
     throw error;

@@ -9,6 +9,7 @@ import { streamSSE } from "hono/streaming";
 import {
   ApprovalMismatchError,
   type ApprovalVerdict,
+  type DecideApprovalOptions,
   decideApproval,
   getLogger,
   NousError,
@@ -25,6 +26,8 @@ import { requestStats, sessionTotals, stateAt } from "./analysis.js";
 export interface InspectorApiOptions {
   readonly store: SessionStore;
   readonly resume?: (sessionId: string) => Promise<void>;
+  /** The agent whose tools' schemas check edited approval arguments. */
+  readonly agent?: DecideApprovalOptions["agent"];
   /** How often a live stream polls the store for new events (default 250 ms). */
   readonly pollMs?: number;
   /** Ends live streams when the server closes. */
@@ -187,7 +190,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
         : body.args !== undefined
           ? { type: "edit", args: body.args }
           : { type: "approve" };
-    await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict);
+    await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict, { agent: options.agent });
     const remaining = pendingApprovalsOf(sessionId, await store.read(sessionId)).length;
     const resumed = remaining === 0 && options.resume !== undefined;
     if (resumed) {

@@ -10,7 +10,7 @@ import { diffDeps, stateAt } from "./analysis.js";
 import { isLoopback, resolveToken } from "./auth.js";
 import { costOf, priceOf } from "./pricing.js";
 import { startInspector } from "./server.js";
-import { recordSessions, resumeShop } from "./test-support/sessions.js";
+import { recordSessions, resumeShop, shopAgent } from "./test-support/sessions.js";
 
 /** A raw HTTP request (so the Host header can be set), resolving to status, headers and body. */
 function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -61,6 +61,7 @@ beforeAll(async () => {
   inspector = await startInspector({
     store: counted,
     port: 0,
+    agent: shopAgent(),
     resume: async (sessionId) => {
       resumed.push(sessionId);
       await resumeShop(shop, store, sessionId);
@@ -283,6 +284,15 @@ describe("the JSON API", () => {
       body: JSON.stringify({ decision: "approve", argsHash: "0" }),
     });
     expect(stale.status).toBe(409);
+    // Edited arguments that fail the tool's schema are refused with the schema error; nothing is written.
+    const invalidEdit = await raw(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ decision: "approve", argsHash: approval.argsHash, args: { total: "twelve" } }),
+    });
+    expect(invalidEdit.status).toBe(400);
+    expect(JSON.parse(invalidEdit.body).error).toMatch(/Invalid edited arguments for tool "checkout": total/);
+    expect(await store.read("shop")).toHaveLength(lastSeq);
     const decided = await raw(url, {
       method: "POST",
       headers,

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { SessionStore } from "../index.js";
-import { inspectorApi } from "./api.js";
+import { type InspectorApiOptions, inspectorApi } from "./api.js";
 import { guard, resolveToken } from "./auth.js";
 import { PAGE_CSS } from "./page-css.js";
 import { pageHtml } from "./page-html.js";
@@ -30,6 +30,8 @@ export interface InspectorOptions {
   readonly token?: string;
   /** Continues a session once none of its approvals is pending (e.g. `agent.resume(id, { store })`). */
   readonly resume?: (sessionId: string) => Promise<void>;
+  /** The agent whose tools' schemas check edited approval arguments (an invalid edit is refused, 400). */
+  readonly agent?: InspectorApiOptions["agent"];
 }
 
 export interface RunningInspector {
@@ -67,7 +69,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   app.get("/assets/inspector.js", (c) =>
     c.body(PAGE_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }),
   );
-  app.route("/api", inspectorApi({ store: options.store, resume: options.resume, signal: shutdown.signal }));
+  app.route(
+    "/api",
+    inspectorApi({ store: options.store, resume: options.resume, agent: options.agent, signal: shutdown.signal }),
+  );
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
