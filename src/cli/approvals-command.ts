@@ -7,7 +7,18 @@ import {
   pendingApprovalsOf,
 } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
-import { CliExit, type CliIo, EXIT, jsonOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import {
+  CliExit,
+  type CliIo,
+  checkSessionIdArgument,
+  EXIT,
+  jsonOption,
+  paint,
+  parseCommand,
+  printJson,
+  shortened,
+  UsageError,
+} from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
 import { preview } from "./render-stream.js";
 import { exitCodeOfOutcome, outcomeJson, reportOutcome, resumeTurn } from "./run-turn.js";
@@ -64,6 +75,7 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
   }
   if (sub !== "approve" && values.args !== undefined) throw new UsageError("--args is only for approve");
   if (sub !== "reject" && values.reason !== undefined) throw new UsageError("--reason is only for reject");
+  if (sessionId !== undefined) checkSessionIdArgument(`approvals ${sub}`, sessionId);
   const editedArgs = jsonOption("args", values.args);
   const store = await openStore(storeLocation(values.store));
   try {
@@ -74,7 +86,10 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
     const pending = pendingApprovalsOf(session, events);
     const approval = pending.find((item) => item.toolCallId === callId);
     if (approval === undefined) {
-      throw new CliExit(EXIT.notFound, `No pending approval for call "${callId}" in session "${session}"`);
+      throw new CliExit(
+        EXIT.notFound,
+        `No pending approval for call "${shortened(callId ?? "")}" in session "${session}"`,
+      );
     }
     const verdict: ApprovalVerdict =
       sub === "reject"

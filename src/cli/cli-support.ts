@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { NousError } from "../index.js";
+import { identifierProblem, NousError } from "../index.js";
 
 /** The exit codes of every `nous` command. */
 export const EXIT = Object.freeze({
@@ -163,4 +163,16 @@ export function terminalText(text: string): string {
     if (code === 0x7f) return "\u2421";
     return `\\x${code.toString(16)}`;
   });
+}
+
+/** Echoed input, shortened: at most `max` characters, with an ellipsis and the full length when cut. */
+export function shortened(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/** Refuses (a usage error) a session id no store accepts: too long, or with control characters. */
+export function checkSessionIdArgument(what: string, id: string): string {
+  const problem = identifierProblem(id);
+  if (problem !== undefined) throw new UsageError(`${what}: the session id ${problem}`);
+  return id;
 }

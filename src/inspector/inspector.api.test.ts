@@ -133,6 +133,29 @@ describe("the token rule", () => {
   });
 });
 
+describe("bounded session ids", () => {
+  it("refuses a session id over 256 characters or with control characters (400) and never echoes unbounded input", async () => {
+    const long = "x".repeat(5000);
+    for (const path of [`/api/sessions/${long}`, `/api/sessions/${long}/events`, "/api/sessions/a%1B%5B2Jb/totals"]) {
+      const response = await raw(`${base}${path}`);
+      expect(response.status, path.slice(0, 30)).toBe(400);
+      const { error } = JSON.parse(response.body);
+      expect(error).toMatch(/^Invalid session id: it /);
+      expect(error.length).toBeLessThan(200);
+    }
+    const unknown = await raw(`${base}/api/sessions?status=${"y".repeat(5000)}`);
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error.length).toBeLessThan(200);
+    const approval = await raw(`${base}/api/sessions/shop/approvals/${"z".repeat(5000)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve", argsHash: "0" }),
+    });
+    expect(approval.status).toBe(409);
+    expect(JSON.parse(approval.body).error.length).toBeLessThan(200);
+  });
+});
+
 describe("analysis", () => {
   it("rebuilds messages and deps at a seq and diffs them against the previous event", () => {
     const initial = stateAt(events, 1);
