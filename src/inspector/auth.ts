@@ -29,10 +29,31 @@ function hostnameOf(hostHeader: string | undefined): string {
 }
 
 /**
+ * Whether a write's Origin is the inspector's own: `http:`, the host the request was addressed to
+ * (its Host header) and the port the server listens on. A page on another port of the same host,
+ * or served over https, is another origin.
+ */
+function isOwnOrigin(origin: string, hostHeader: string | undefined, port: number): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" || (url.port || "80") !== String(port)) return false;
+  return url.hostname.toLowerCase() === hostnameOf(hostHeader).toLowerCase();
+}
+
+/**
  * The guard in front of everything: the token (when there is one), the Host header on an
  * unauthenticated loopback server (against DNS rebinding), and same-origin JSON for writes.
  */
-export function guard(host: string, token: string | undefined, cookieName: () => string): MiddlewareHandler {
+export function guard(
+  host: string,
+  token: string | undefined,
+  cookieName: () => string,
+  ownPort: () => number,
+): MiddlewareHandler {
   return async (c, next) => {
     if (token === undefined) {
       const name = hostnameOf(c.req.header("host"));
@@ -50,7 +71,7 @@ export function guard(host: string, token: string | undefined, cookieName: () =>
     }
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       const origin = c.req.header("origin");
-      if (origin !== undefined && hostnameOf(origin.replace(/^https?:\/\//, "")) !== hostnameOf(c.req.header("host"))) {
+      if (origin !== undefined && !isOwnOrigin(origin, c.req.header("host"), ownPort())) {
         return c.json({ error: "Cross-origin request refused" }, 403);
       }
       if (!c.req.header("content-type")?.startsWith("application/json")) {

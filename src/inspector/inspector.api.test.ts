@@ -120,6 +120,24 @@ describe("the token rule", () => {
     }
   });
 
+  it("compares a write's Origin with its own origin: scheme, host and port", async () => {
+    const fork = `${base}/api/sessions/shop/fork`;
+    const body = JSON.stringify({ atSeq: 1 });
+    const { hostname, port } = new URL(base);
+    const post = (origin: string) =>
+      raw(fork, { method: "POST", body, headers: { "content-type": "application/json", origin } });
+    for (const origin of [
+      `http://${hostname}:8099`,
+      `https://${hostname}:${port}`,
+      `http://${hostname}`,
+      `http://localhost:${port}`,
+      "null",
+    ]) {
+      expect((await post(origin)).status, origin).toBe(403);
+    }
+    expect((await post(`http://${hostname}:${port}`)).status).toBe(200);
+  });
+
   it("refuses a foreign Host header without a token, and cross-origin or non-JSON writes", async () => {
     expect((await raw(`${base}/api/sessions`, { headers: { host: "evil.example:80" } })).status).toBe(403);
     expect((await raw(`${base}/api/sessions`, { headers: { host: "localhost" } })).status).toBe(200);

@@ -53,7 +53,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const cookieName = () => `nous_inspector_${port}`;
 
   const app = new Hono();
-  app.use("*", guard(host, token, cookieName));
+  app.use(
+    "*",
+    guard(host, token, cookieName, () => port),
+  );
   app.use("*", async (c, next) => {
     await next();
     c.header("x-content-type-options", "nosniff");
