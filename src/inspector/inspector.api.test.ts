@@ -5,7 +5,7 @@
 import { request } from "node:http";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStore, projectMessages, type SessionEvent, type SessionStore } from "../index.js";
+import { DefinitionError, MemoryStore, projectMessages, type SessionEvent, type SessionStore } from "../index.js";
 import { diffDeps, stateAt } from "./analysis.js";
 import { isLoopback, resolveToken } from "./auth.js";
 import { costOf, priceOf } from "./pricing.js";
@@ -61,6 +61,7 @@ beforeAll(async () => {
   inspector = await startInspector({
     store: counted,
     port: 0,
+    token: false,
     agent: shopAgent(),
     resume: async (sessionId) => {
       resumed.push(sessionId);
@@ -76,38 +77,55 @@ afterAll(async () => {
 
 const seqOf = (predicate: (event: SessionEvent) => boolean) => events.find(predicate)?.seq ?? -1;
 
+const S3CRET = "s3cret-s3cret-s3cret-s3cret-s3cret";
+
 describe("the token rule", () => {
-  it("needs no token on loopback, generates one elsewhere, and keeps a given one", () => {
-    expect(inspector.token).toBeUndefined();
+  it("requires a token on every bind by default (printed in the URL); no token only on loopback; short tokens refused", async () => {
+    expect(inspector.token).toBeUndefined(); // this suite's server opted out with token: false, on loopback
     expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const long = "a-token-of-exactly-32-characters";
     for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.1.2.3", "::ffff:127.0.0.1"]) {
       expect(isLoopback(host)).toBe(true);
-      expect(resolveToken(host, undefined)).toBeUndefined();
+      expect(resolveToken(host, undefined)).toMatch(/^[\w-]{32}$/);
+      expect(resolveToken(host, false)).toBeUndefined();
     }
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "example.com"]) {
       expect(isLoopback(host)).toBe(false);
       expect(resolveToken(host, undefined)).toMatch(/^[\w-]{32}$/);
+      expect(() => resolveToken(host, false)).toThrow(DefinitionError);
     }
-    expect(resolveToken("0.0.0.0", "given")).toBe("given");
-    expect(() => resolveToken("0.0.0.0", "")).toThrow(/empty/);
+    expect(resolveToken("0.0.0.0", long)).toBe(long);
+    for (const short of ["", "a", long.slice(1)]) {
+      expect(() => resolveToken("127.0.0.1", short)).toThrow(/at least 32 characters/);
+    }
+    const byDefault = await startInspector({ store, port: 0 });
+    try {
+      expect(byDefault.token).toMatch(/^[\w-]{32}$/);
+      expect(byDefault.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${byDefault.token}$`));
+      const root = byDefault.url.replace(/\?.*$/, "").replace(/\/$/, "");
+      expect((await raw(`${root}/api/sessions`)).status).toBe(401);
+    } finally {
+      await byDefault.close();
+    }
+    await expect(startInspector({ store, port: 0, token: "a" })).rejects.toThrow(DefinitionError);
   });
 
   it("checks a token on every API request and the page: query (then cookie), header, bearer", async () => {
-    const guarded = await startInspector({ store, port: 0, token: "s3cret" });
+    const guarded = await startInspector({ store, port: 0, token: S3CRET });
     try {
-      expect(guarded.token).toBe("s3cret");
+      expect(guarded.token).toBe(S3CRET);
       const root = guarded.url.replace(/\?.*$/, "").replace(/\/$/, "");
-      expect(guarded.url).toBe(`${root}/?token=s3cret`);
+      expect(guarded.url).toBe(`${root}/?token=${S3CRET}`);
       expect((await raw(`${root}/api/sessions`)).status).toBe(401);
       expect((await raw(`${root}/`)).status).toBe(401);
       expect((await raw(`${root}/api/sessions?token=wrong`)).status).toBe(401);
-      expect((await raw(`${root}/api/sessions`, { headers: { "x-nous-token": "s3cret" } })).status).toBe(200);
-      expect((await raw(`${root}/api/sessions`, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
+      expect((await raw(`${root}/api/sessions`, { headers: { "x-nous-token": S3CRET } })).status).toBe(200);
+      expect((await raw(`${root}/api/sessions`, { headers: { authorization: `Bearer ${S3CRET}` } })).status).toBe(200);
       const page = await raw(guarded.url);
       expect(page.status).toBe(302);
       expect(page.headers.location).toBe("/");
       const cookie = String(page.headers["set-cookie"]).split(";")[0] ?? "";
-      expect(cookie).toMatch(/^nous_inspector_\d+=s3cret$/);
+      expect(cookie).toMatch(new RegExp(`^nous_inspector_\\d+=${S3CRET}$`));
       expect(String(page.headers["set-cookie"])).toMatch(/HttpOnly/i);
       const withCookie = await raw(`${root}/`, { headers: { cookie } });
       expect(withCookie.status).toBe(200);

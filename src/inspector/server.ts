@@ -1,8 +1,8 @@
 /**
  * `startInspector`: the session inspector web page and its JSON API, served by Hono on Node.
- * Loopback by default; bound to any other address it requires a token (generated when not given),
- * checked on the page and every API request: `?token=` (then kept in a cookie), the
- * `x-nous-token` header, or `Authorization: Bearer`.
+ * Loopback by default; on every address it requires a token (generated when not given, printed in
+ * `url`; `token: false` opts out on loopback only), checked on the page and every API request:
+ * `?token=` (then kept in a cookie), the `x-nous-token` header, or `Authorization: Bearer`.
  *
  * @example
  * const inspector = await startInspector({ store, resume: (id) => agent.resume(id, { store }).then(() => {}) });
@@ -26,8 +26,11 @@ export interface InspectorOptions {
   readonly host?: string;
   /** Default 4317; 0 picks a free port. */
   readonly port?: number;
-  /** Required off loopback (generated when not given); optional on loopback. */
-  readonly token?: string;
+  /**
+   * The token every request must carry (at least 32 characters; generated when not given, and put
+   * in `url`). `false` serves without one, allowed on loopback only.
+   */
+  readonly token?: string | false;
   /** Continues a session once none of its approvals is pending (e.g. `agent.resume(id, { store })`). */
   readonly resume?: (sessionId: string) => Promise<void>;
   /** The agent whose tools' schemas check edited approval arguments (an invalid edit is refused, 400). */
