@@ -124,6 +124,16 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return [...this.#tools.keys()];
   }
 
+  /**
+   * This agent's tool of that name, if any (e.g. to check edited approval arguments).
+   *
+   * @example
+   * await decideApproval(store, approval, { type: "edit", args }, { agent }); // uses agent.toolNamed
+   */
+  toolNamed(name: string): AnyTool<D> | undefined {
+    return this.#tools.get(name);
+  }
+
   /** This agent as a tool another agent's model can call (a sub-agent); see `agentAsTool`. */
   asTool<PD extends object = Record<string, unknown>, S extends SchemaInput = DefaultSubAgentInput>(
     options: AgentAsToolOptions<PD, D, S>,

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { UserError } from "./errors/nous-error.js";
+import { ApprovalArgumentsError } from "./errors/user-errors.js";
 import type { SessionEvent } from "./session/events.js";
 import type { SessionStore } from "./store/session-store.js";
+import type { ValidationResult } from "./tools/schema.js";
 
 /** A tool call waiting for a human or policy decision, bound to its session, call, tool and arguments. */
 export interface PendingApproval {
@@ -19,6 +21,20 @@ export type ApprovalVerdict =
   | { readonly type: "approve" }
   | { readonly type: "reject"; readonly reason?: string }
   | { readonly type: "edit"; readonly args: unknown };
+
+/** What `decideApproval` needs of a tool to check edited arguments: its name and input schema. */
+export interface ApprovalTool {
+  readonly name: string;
+  readonly schema: { validate(value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>> };
+}
+
+/** Where `decideApproval` finds the tool whose schema edited arguments must pass. */
+export interface DecideApprovalOptions {
+  /** The tool that asked for approval. */
+  readonly tool?: ApprovalTool;
+  /** The agent that owns the tool (an `Agent`): its tool of the approval's name is used. */
+  readonly agent?: { toolNamed(name: string): ApprovalTool | undefined };
+}
 
 /** A decision that does not match a pending approval (forged, replayed, or for other arguments). */
 export class ApprovalMismatchError extends UserError {
@@ -84,17 +100,21 @@ export async function listPendingApprovals(store: SessionStore): Promise<Pending
  * Records a decision for a pending approval. It must name the session, call id, tool name and the
  * hash of the arguments that were asked about: a decision for a call that was never requested
  * (forged), one already decided (replayed) or one for other arguments is refused with
- * `ApprovalMismatchError`, and nothing is written. Then `agent.resume(sessionId)` continues.
+ * `ApprovalMismatchError`, and nothing is written. Given the tool or its agent, edited arguments
+ * are validated against the tool's input schema first: an invalid edit is refused with
+ * `ApprovalArgumentsError` (the schema's issues), and nothing is written. Then
+ * `agent.resume(sessionId)` continues.
  *
  * @example
  * const [approval] = await listPendingApprovals(store);
- * await decideApproval(store, approval, { type: "edit", args: { amount: 100 } });
+ * await decideApproval(store, approval, { type: "edit", args: { amount: 100 } }, { agent });
  * await agent.resume(approval.sessionId, { store });
  */
 export async function decideApproval(
   store: SessionStore,
   approval: Pick<PendingApproval, "sessionId" | "toolCallId" | "toolName" | "argsHash">,
   verdict: ApprovalVerdict,
+  options: DecideApprovalOptions = {},
 ): Promise<void> {
   const events = await store.read(approval.sessionId);
   const pending = pendingApprovalsOf(approval.sessionId, events).find(
@@ -116,6 +136,7 @@ export async function decideApproval(
       message: `The decision does not match the request for ${approval.toolCallId}: tool or arguments differ`,
     });
   }
+  if (verdict.type === "edit") await checkEditedArgs(approval.toolName, verdict.args, options);
   const data =
     verdict.type === "approve"
       ? { toolCallId: approval.toolCallId, approved: true }
@@ -127,4 +148,16 @@ export async function decideApproval(
   await store.append(approval.sessionId, [{ seq, at: new Date().toISOString(), type: "approval_decided", data }], {
     expectedLastSeq: last?.seq ?? 0,
   });
+}
+
+async function checkEditedArgs(toolName: string, args: unknown, options: DecideApprovalOptions): Promise<void> {
+  if (options.tool !== undefined && options.tool.name !== toolName) {
+    throw new ApprovalMismatchError({
+      message: `The approval is for tool "${toolName}", not "${options.tool.name}"`,
+    });
+  }
+  const tool = options.tool ?? options.agent?.toolNamed(toolName);
+  if (tool === undefined) return;
+  const result = await tool.schema.validate(args);
+  if (!result.ok) throw new ApprovalArgumentsError({ toolName, issues: result.issues });
 }

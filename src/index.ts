@@ -8,7 +8,9 @@ export {
 } from "./agent.js";
 export {
   ApprovalMismatchError,
+  type ApprovalTool,
   type ApprovalVerdict,
+  type DecideApprovalOptions,
   decideApproval,
   hashArgs,
   listPendingApprovals,
@@ -40,6 +42,7 @@ export {
 } from "./context/index.js";
 export {
   AllModelsFailedError,
+  ApprovalArgumentsError,
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
@@ -202,8 +205,10 @@ export {
   type AcquireLeaseOptions,
   type AppendOptions,
   type ForkOptions,
+  identifierProblem,
   type Lease,
   type ListFilter,
+  MAX_IDENTIFIER_LENGTH,
   MemoryStore,
   type MemoryStoreOptions,
   type ReadOptions,

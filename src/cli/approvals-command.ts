@@ -6,8 +6,19 @@ import {
   type PendingApproval,
   pendingApprovalsOf,
 } from "../index.js";
-import { chosenModel, loadAgentSource } from "./agent-loader.js";
-import { CliExit, type CliIo, EXIT, jsonOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
+import {
+  CliExit,
+  type CliIo,
+  checkSessionIdArgument,
+  EXIT,
+  jsonOption,
+  paint,
+  parseCommand,
+  printJson,
+  shortened,
+  UsageError,
+} from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
 import { preview } from "./render-stream.js";
 import { exitCodeOfOutcome, outcomeJson, reportOutcome, resumeTurn } from "./run-turn.js";
@@ -64,6 +75,7 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
   }
   if (sub !== "approve" && values.args !== undefined) throw new UsageError("--args is only for approve");
   if (sub !== "reject" && values.reason !== undefined) throw new UsageError("--reason is only for reject");
+  if (sessionId !== undefined) checkSessionIdArgument(`approvals ${sub}`, sessionId);
   const editedArgs = jsonOption("args", values.args);
   const store = await openStore(storeLocation(values.store));
   try {
@@ -74,7 +86,10 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
     const pending = pendingApprovalsOf(session, events);
     const approval = pending.find((item) => item.toolCallId === callId);
     if (approval === undefined) {
-      throw new CliExit(EXIT.notFound, `No pending approval for call "${callId}" in session "${session}"`);
+      throw new CliExit(
+        EXIT.notFound,
+        `No pending approval for call "${shortened(callId ?? "")}" in session "${session}"`,
+      );
     }
     const verdict: ApprovalVerdict =
       sub === "reject"
@@ -82,11 +97,22 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         : editedArgs !== undefined
           ? { type: "edit", args: editedArgs }
           : { type: "approve" };
+    let loaded: { source: AgentSource; agent: AnyAgent } | undefined;
+    const load = async () => {
+      if (loaded === undefined) {
+        const source = await loadAgentSource(values.agent, values.export);
+        loaded = { source, agent: await source.build({ model: chosenModel(values.model) }) };
+      }
+      return loaded;
+    };
     try {
-      await decideApproval(store, approval, verdict);
+      // Edited arguments must pass the tool's schema now, not fail later when the run resumes.
+      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: (await load()).agent } : {});
     } catch (error) {
       if (NousError.isInstance(error) && error.code === "approval_mismatch")
         throw new CliExit(EXIT.notFound, error.message);
+      if (NousError.isInstance(error) && error.code === "invalid_approval_arguments")
+        throw new CliExit(EXIT.usage, `${error.message} (nothing was recorded)`);
       throw error;
     }
     const decided =
@@ -106,8 +132,7 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         });
       return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
     }
-    const source = await loadAgentSource(values.agent, values.export);
-    const agent = await source.build({ model: chosenModel(values.model) });
+    const { source, agent } = await load();
     io.err(`Resuming with ${source.label}…\n`);
     const startedAt = Date.now();
     const outcome = await resumeTurn(agent, { sessionId: session, store, deps: await source.liveDeps() });

@@ -50,6 +50,28 @@ describe("nous approvals", () => {
     expect(replayed.stderr).toContain("No pending approval");
   });
 
+  it("refuses edited arguments that fail the tool's schema (exit 2) and records nothing", async () => {
+    expect((await cli("run", agent, "hi", "--session", "a-edit")).code).toBe(3);
+    const pending = await pendingOf("a-edit");
+    const before = json<{ summary: { eventCount: number } }>(await cli("sessions", "show", "a-edit", "--json"));
+    const refused = await cli(
+      "approvals",
+      "approve",
+      "a-edit",
+      pending.toolCallId,
+      "--args",
+      '{"to":1}',
+      "--agent",
+      agent,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Invalid edited arguments for tool "send_email"');
+    expect(refused.stderr).toContain("nothing was recorded");
+    const after = json<{ summary: { eventCount: number } }>(await cli("sessions", "show", "a-edit", "--json"));
+    expect(after.summary.eventCount).toBe(before.summary.eventCount);
+    expect((await pendingOf("a-edit")).toolCallId).toBe(pending.toolCallId);
+  });
+
   it("reject tells the model the reason; --json reports the resumed run", async () => {
     expect((await cli("run", agent, "spam", "--session", "a2")).code).toBe(3);
     const pending = await pendingOf("a2");

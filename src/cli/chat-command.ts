@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { type ApprovalVerdict, decideApproval, pendingApprovalsOf } from "../index.js";
-import { type CliIo, EXIT, paint, parseCommand, UsageError } from "./cli-support.js";
+import { type CliIo, EXIT, paint, parseCommand, terminalText, UsageError } from "./cli-support.js";
 import { AGENT_OPTIONS, type PreparedSession, prepareSession } from "./run-command.js";
 import { reportOutcome, resumeTurn, runTurn, type TurnOutcome } from "./run-turn.js";
 
@@ -138,7 +138,7 @@ async function decideAll(
   for (const approval of pending) {
     await decideApproval(session.store, approval, verdict);
     io.err(
-      `${verdict.type === "approve" ? "Approved" : "Rejected"} ${approval.toolName} (call ${approval.toolCallId})\n`,
+      `${verdict.type === "approve" ? "Approved" : "Rejected"} ${terminalText(approval.toolName)} (call ${terminalText(approval.toolCallId)})\n`,
     );
   }
   const outcome = await resumeTurn(session.agent, {
@@ -147,6 +147,6 @@ async function decideAll(
     deps: session.deps,
     signal,
   });
-  if (outcome.status === "completed") io.out(`${String(outcome.result.output)}\n`);
+  if (outcome.status === "completed") io.out(`${terminalText(String(outcome.result.output))}\n`);
   return outcome;
 }

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { NousError } from "../index.js";
+import { identifierProblem, NousError } from "../index.js";
 
 /** The exit codes of every `nous` command. */
 export const EXIT = Object.freeze({
@@ -141,11 +141,38 @@ export function exitCodeOf(error: unknown): number {
 
 /** A one-line description of an error for the terminal. */
 export function describeError(error: unknown): string {
-  if (NousError.isInstance(error)) return `${error.message} [${error.code}]`;
-  return error instanceof Error ? error.message : String(error);
+  if (NousError.isInstance(error)) return terminalText(`${error.message} [${error.code}]`);
+  return terminalText(error instanceof Error ? error.message : String(error));
 }
 
 /** A short human duration: "820 ms", "3.4 s". */
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Text from a model, a tool or a stored session, made safe to print: every control character except
+ * newline and tab (ESC, BEL, CR, DEL, the C1 range) is shown as a visible symbol (␛, ␇, ␍, ␡, or
+ * `\x9b`), so it cannot clear the screen, set the window title, hide a hyperlink or overwrite a line.
+ */
+export function terminalText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return text.replace(/\r\n/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => {
+    const code = char.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    return `\\x${code.toString(16)}`;
+  });
+}
+
+/** Echoed input, shortened: at most `max` characters, with an ellipsis and the full length when cut. */
+export function shortened(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/** Refuses (a usage error) a session id no store accepts: too long, or with control characters. */
+export function checkSessionIdArgument(what: string, id: string): string {
+  const problem = identifierProblem(id);
+  if (problem !== undefined) throw new UsageError(`${what}: the session id ${problem}`);
+  return id;
 }

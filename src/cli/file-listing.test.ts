@@ -17,6 +17,9 @@ describe("listDirectory", () => {
     symlinkSync(outside, join(root, "escape"));
     symlinkSync(join(root, "src"), join(root, "src-link"));
     symlinkSync(join(outside, "secret.txt"), join(root, "secret-link.txt"));
+    symlinkSync(join(outside, "missing"), join(root, "dangling-out"));
+    symlinkSync(join(root, "dangling-out"), join(root, "chain-out"));
+    symlinkSync(join(root, "missing"), join(root, "dangling-in"));
   });
 
   it("lists names, types and sizes (never contents), sorted", async () => {
@@ -24,6 +27,9 @@ describe("listDirectory", () => {
     expect(listing.path).toBe(".");
     expect(listing.entries).toEqual([
       { name: "README.md", type: "file", size: 5 },
+      { name: "chain-out", type: "symlink" },
+      { name: "dangling-in", type: "symlink" },
+      { name: "dangling-out", type: "symlink" },
       { name: "escape", type: "symlink" },
       { name: "secret-link.txt", type: "symlink" },
       { name: "src", type: "directory" },
@@ -63,6 +69,28 @@ describe("listDirectory", () => {
     await expect(listDirectory(root, "escape/..")).resolves.toMatchObject({ path: "." });
     mkdirSync(join(outside, "sub"), { recursive: true });
     await expect(listDirectory(root, "escape/sub")).rejects.toThrow("through a symlink");
+  });
+
+  it("gives one refusal for outside paths whether they exist or not (no existence oracle through symlinks)", async () => {
+    const refusal = (path: string) =>
+      listDirectory(root, path).then(
+        () => "listed",
+        (error: Error) => error.message.replace(path, "<path>"),
+      );
+    const existing = await refusal("escape/sub");
+    expect(existing).toContain("through a symlink");
+    for (const path of [
+      "escape/nope",
+      "escape/nope/deeper",
+      "escape/secret.txt",
+      "dangling-out",
+      "chain-out",
+      "dangling-out/x",
+    ]) {
+      expect(await refusal(path), path).toBe(existing);
+    }
+    expect(await refusal("dangling-in")).toContain("does not exist");
+    expect(await refusal("src/nope")).toContain("does not exist");
   });
 
   it("truncates long listings", async () => {

@@ -1,5 +1,5 @@
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstat, readdir, readlink, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** A path the listing tool refuses: outside the root, absolute, or not a directory. */
 export class FileListingError extends Error {
@@ -28,9 +28,34 @@ function inside(root: string, candidate: string): boolean {
 }
 
 /**
+ * Where a path that does not exist would lie: the real path of its nearest existing ancestor, with
+ * dangling symlinks followed lexically, so a missing path behind a symlink that leaves the root is
+ * seen as outside (refused like an existing one) rather than as "does not exist".
+ */
+async function whereMissingLies(path: string): Promise<string> {
+  let current = path;
+  let links = 0;
+  while (links <= 40) {
+    const info = await lstat(current).catch(() => undefined);
+    if (info === undefined) {
+      const parent = dirname(current);
+      if (parent === current) return current;
+      current = parent;
+    } else if (info.isSymbolicLink()) {
+      links++;
+      current = resolve(await realpath(dirname(current)), await readlink(current));
+    } else {
+      return realpath(current);
+    }
+  }
+  return current;
+}
+
+/**
  * Lists a directory inside `root` (names, types, sizes; never file contents). The requested path
  * must be relative; it is resolved, then its real path (symlinks followed) must still lie inside
- * the real root, so `../x`, `/etc` and a symlink pointing out of the root are all refused.
+ * the real root, so `../x`, `/etc` and a symlink pointing out of the root are all refused. A path
+ * behind such a symlink gets the same refusal whether it exists or not (no existence oracle).
  *
  * @example
  * await listDirectory(process.cwd(), "src"); // { path: "src", entries: [...], truncated: false }
@@ -47,7 +72,8 @@ export async function listDirectory(root: string, requested = ".", limit = 200):
   try {
     realTarget = await realpath(target);
   } catch {
-    throw new FileListingError(`"${requested}" does not exist`);
+    realTarget = await whereMissingLies(target);
+    if (inside(realRoot, realTarget)) throw new FileListingError(`"${requested}" does not exist`);
   }
   if (!inside(realRoot, realTarget)) {
     throw new FileListingError(`"${requested}" resolves (through a symlink) outside the working directory`);

@@ -1,3 +1,4 @@
+import type { ApprovalTool } from "../index.js";
 import { NousError, type SessionStore } from "../index.js";
 import { chosenModel, loadAgentSource } from "./agent-loader.js";
 import { type CliIo, EXIT, integerOption, paint, parseCommand, UsageError } from "./cli-support.js";
@@ -6,12 +7,13 @@ import { describeStore, openStore, storeLocation } from "./open-store.js";
 export const INSPECT_HELP = `Usage: nous inspect [options]
 
 Serves the session inspector (a web page and its JSON API) on the session store, until Ctrl-C.
-Bound to a non-loopback host it requires a token, printed in the URL.
+Every request needs a token (generated unless given), printed in the URL.
 
 Options:
   --port n              the port (default 4317; 0 picks a free one)
   --host h              the address to bind (default 127.0.0.1)
-  --token t             the access token (generated when needed and not given)
+  --token t             the access token, at least 32 characters (default: a generated one)
+  --no-token            serve without a token (loopback hosts only: any local user can approve)
   --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
   --agent file          resume approved sessions with this agent file (default: the built-in assistant)
   --export name         the agent file's export (default: default)
@@ -28,6 +30,7 @@ const OPTIONS = {
   token: { type: "string" },
   store: { type: "string" },
   agent: { type: "string" },
+  "no-token": { type: "boolean" },
   export: { type: "string" },
   model: { type: "string" },
   json: { type: "boolean" },
@@ -37,8 +40,9 @@ type StartInspector = (options: {
   store: SessionStore;
   host?: string;
   port?: number;
-  token?: string;
+  token?: string | false;
   resume?: (sessionId: string) => Promise<void>;
+  agent?: { toolNamed(name: string): ApprovalTool | undefined };
 }) => Promise<{ url: string; token: string | undefined; close(): Promise<void> }>;
 
 async function loadInspector(): Promise<StartInspector> {
@@ -62,6 +66,9 @@ export async function inspectCommand(io: CliIo, args: readonly string[]): Promis
   }
   if (positionals.length > 0) throw new UsageError("nous inspect takes no arguments");
   const port = integerOption("port", values.port, 0);
+  if (values["no-token"] && values.token !== undefined)
+    throw new UsageError("--no-token and --token exclude each other");
+  const token = values["no-token"] ? false : values.token;
   if (port !== undefined && port > 65535) throw new UsageError("--port must be at most 65535");
   const source = await loadAgentSource(values.agent, values.export);
   const startInspector = await loadInspector();
@@ -79,9 +86,10 @@ export async function inspectCommand(io: CliIo, args: readonly string[]): Promis
   };
   let inspector: Awaited<ReturnType<StartInspector>>;
   try {
-    inspector = await startInspector({ store, host: values.host, port, token: values.token, resume });
+    inspector = await startInspector({ store, host: values.host, port, token, resume, agent });
   } catch (error) {
     await store.close();
+    if (NousError.isInstance(error) && error.code === "invalid_definition") throw new UsageError(error.message);
     throw error;
   }
   const colors = paint(io);

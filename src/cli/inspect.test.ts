@@ -6,7 +6,7 @@ import { cliCommand, runCli, temporaryDirectory } from "./fixtures/cli-process.j
 vi.setConfig({ testTimeout: 120_000 });
 
 describe("nous inspect", () => {
-  it("serves the inspector on a loopback port, prints its URL (--json), and stops on SIGINT with exit 0", async () => {
+  it("serves the inspector on a loopback port with a token by default, prints its URL (--json), and stops on SIGINT with exit 0", async () => {
     const cwd = temporaryDirectory();
     const store = join(temporaryDirectory("nous-store-"), "sessions.db");
     expect((await runCli(["run", "hi", "--session", "i1", "--store", store], { cwd })).code).toBe(0);
@@ -29,9 +29,12 @@ describe("nous inspect", () => {
       child.on("close", () => fail(new Error(`inspect exited early: ${stderr}`)));
     });
     const info = JSON.parse(line) as { url: string; token: string | null };
-    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(info.token).toBeNull();
-    const page = await fetch(info.url);
+    expect(info.token).toMatch(/^[\w-]{32}$/);
+    expect(info.url).toBe(`${info.url.replace(/\?.*$/, "")}?token=${info.token}`);
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect((await fetch(info.url.replace(/\?.*$/, ""))).status).toBe(401);
+    expect((await fetch(info.url, { redirect: "manual" })).status).toBe(302); // the token moves into a cookie
+    const page = await fetch(info.url.replace(/\?.*$/, ""), { headers: { "x-nous-token": info.token ?? "" } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Nous inspector");
     child.kill("SIGINT");
@@ -44,7 +47,12 @@ describe("nous inspect", () => {
     const results = await Promise.all([
       runCli(["inspect", "--port", "70000"], { cwd }),
       runCli(["inspect", "extra"], { cwd }),
+      runCli(["inspect", "--port", "0", "--token", "a"], { cwd }),
+      runCli(["inspect", "--port", "0", "--no-token", "--host", "0.0.0.0"], { cwd }),
+      runCli(["inspect", "--port", "0", "--no-token", "--token", "x".repeat(40)], { cwd }),
     ]);
-    expect(results.map((result) => result.code)).toEqual([2, 2]);
+    expect(results.map((result) => result.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(results[2]?.stderr).toContain("at least 32 characters");
+    expect(results[3]?.stderr).toContain("only on loopback");
   });
 });

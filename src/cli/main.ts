@@ -3,7 +3,16 @@
  * `nous`: the command-line tool. Run an agent, chat with it, inspect, fork, replay and export
  * sessions, decide approvals, and open the web inspector. Built on the public API only.
  */
-import { type CliIo, describeError, EXIT, exitCodeOf, paint, processIo, UsageError } from "./cli-support.js";
+import {
+  type CliIo,
+  describeError,
+  EXIT,
+  exitCodeOf,
+  paint,
+  processIo,
+  terminalText,
+  UsageError,
+} from "./cli-support.js";
 
 export const MAIN_HELP = `Usage: nous <command> [options]
 
@@ -61,7 +70,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     const colors = paint(io);
     if (error instanceof UsageError) {
-      io.err(`${colors.red("nous:")} ${error.message}\n`);
+      io.err(`${colors.red("nous:")} ${terminalText(error.message)}\n`);
       io.err(`Run "nous ${load === undefined ? "" : `${name} `}--help" for usage.\n`);
     } else {
       io.err(`${colors.red("nous:")} ${describeError(error)}\n`);

@@ -24,6 +24,7 @@ export function describeStore(location: string): string {
 /**
  * Opens a session store: a SQLite file path (created with its directory when missing), or a
  * `postgres://` / `postgresql://` URL (an optional `?schema=name` picks the schema, default "nous").
+ * Any other `scheme://` location is refused rather than taken as a file path.
  */
 export async function openStore(location: string): Promise<SessionStore> {
   if (/^postgres(ql)?:\/\//.test(location)) {
@@ -41,6 +42,10 @@ export async function openStore(location: string): Promise<SessionStore> {
       throw new UsageError(`PostgreSQL stores need the "pg" package (npm install pg): ${String(error)}`);
     });
     return PostgresStore.connect(connection, schema === undefined ? {} : { schema });
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];
+  if (scheme !== undefined) {
+    throw new UsageError(`--store: unknown store scheme "${scheme}://" (use a SQLite file path or a postgres:// URL)`);
   }
   const { SqliteStore } = await import("../sqlite.js").catch((error: unknown) => {
     throw new UsageError(

@@ -1,5 +1,5 @@
 import type { AgentStreamEvent, RunResult, Usage } from "../index.js";
-import { type CliIo, formatDuration, paint } from "./cli-support.js";
+import { type CliIo, formatDuration, paint, terminalText } from "./cli-support.js";
 
 /** A tool call as the CLI reports it. */
 export interface ToolCallReport {
@@ -45,7 +45,7 @@ class Spinner {
   }
 }
 
-/** A short one-line JSON preview of a value. */
+/** A short one-line JSON preview of a value, safe to print (control characters neutralised). */
 export function preview(value: unknown, max = 80): string {
   let text: string;
   try {
@@ -53,7 +53,7 @@ export function preview(value: unknown, max = 80): string {
   } catch {
     text = String(value);
   }
-  text = text.replace(/\s+/g, " ");
+  text = terminalText(text.replace(/\s+/g, " "));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -85,20 +85,20 @@ export async function renderStream(
   };
   const spinNext = () => {
     const next = queue[0] === undefined ? undefined : calls.get(queue[0]);
-    if (next !== undefined) spinner.start(`${next.toolName}(${preview(next.args, 60)})`);
+    if (next !== undefined) spinner.start(`${terminalText(next.toolName)}(${preview(next.args, 60)})`);
   };
   try {
     for await (const event of events) {
       switch (event.type) {
         case "text-delta":
           if (!options.quiet && event.text.length > 0) {
-            io.out(event.text);
+            io.out(terminalText(event.text));
             midLine = !event.text.endsWith("\n");
           }
           break;
         case "stream-reset":
           if (!options.quiet) lineBreak();
-          io.err(colors.yellow(`(the model's answer restarted: ${event.reason})\n`));
+          io.err(colors.yellow(`(the model's answer restarted: ${terminalText(event.reason)})\n`));
           break;
         case "tool-call-end":
           calls.set(event.toolCallId, { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
@@ -106,7 +106,8 @@ export async function renderStream(
           if (queue.length === 1) mark = Date.now();
           if (!options.quiet) {
             lineBreak();
-            if (!io.interactive) io.err(`${colors.cyan("→")} ${event.toolName}(${preview(event.args, 200)})\n`);
+            if (!io.interactive)
+              io.err(`${colors.cyan("→")} ${terminalText(event.toolName)}(${preview(event.args, 200)})\n`);
             else if (queue.length === 1) spinNext();
           }
           break;
@@ -130,7 +131,9 @@ export async function renderStream(
           if (!options.quiet) {
             spinner.stop();
             const icon = event.isError ? colors.red("✗") : colors.green("✓");
-            const name = io.interactive ? `${event.toolName}(${preview(call?.args, 60)})` : event.toolName;
+            const name = terminalText(
+              io.interactive ? `${event.toolName}(${preview(call?.args, 60)})` : event.toolName,
+            );
             io.err(
               `${icon} ${name} ${colors.dim(formatDuration(report.durationMs ?? 0))} ${colors.dim("→")} ${preview(event.result, 100)}\n`,
             );

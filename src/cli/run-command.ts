@@ -2,7 +2,16 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { SessionStore } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
-import { type CliIo, EXIT, integerOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import {
+  type CliIo,
+  checkSessionIdArgument,
+  EXIT,
+  integerOption,
+  paint,
+  parseCommand,
+  printJson,
+  UsageError,
+} from "./cli-support.js";
 import { describeStore, openStore, storeLocation } from "./open-store.js";
 import type { ToolCallReport } from "./render-stream.js";
 import { exitCodeOfOutcome, outcomeJson, reportOutcome, runTurn } from "./run-turn.js";
@@ -102,9 +111,9 @@ export async function prepareSession(
   } else {
     io.err(`Model: ${modelLabel}\n`);
   }
+  const sessionId = values.session === undefined ? randomUUID() : checkSessionIdArgument("--session", values.session);
   const location = storeLocation(values.store);
   const store = await openStore(location);
-  const sessionId = values.session ?? randomUUID();
   const summary = await store.get(sessionId);
   const state = summary === undefined ? "new" : `continued, ${summary.eventCount} events`;
   io.err(`Session: ${colors.bold(sessionId)} (${state}) · store ${describeStore(location)}\n`);

@@ -8,7 +8,7 @@ import {
   type UsageLimits,
 } from "../index.js";
 import type { AnyAgent } from "./agent-loader.js";
-import { type CliIo, describeError, EXIT, exitCodeOf, formatDuration, paint } from "./cli-support.js";
+import { type CliIo, describeError, EXIT, exitCodeOf, formatDuration, paint, terminalText } from "./cli-support.js";
 import { formatUsage, preview, renderStream, type ToolCallReport } from "./render-stream.js";
 
 /** How one turn (a run, or the resume of a paused run) ended. */
@@ -127,7 +127,7 @@ export function reportOutcome(io: CliIo, outcome: TurnOutcome, sessionId: string
     case "awaiting_approval":
       io.err(colors.yellow(`Waiting for approval (session ${sessionId}):\n`));
       for (const call of outcome.pending) {
-        io.err(`  ${call.toolName}(${preview(call.args, 120)})  call ${call.toolCallId}\n`);
+        io.err(`  ${terminalText(call.toolName)}(${preview(call.args, 120)})  call ${call.toolCallId}\n`);
         io.err(colors.dim(`  nous approvals approve ${sessionId} ${call.toolCallId}   (or: reject … --reason "…")\n`));
       }
       return;

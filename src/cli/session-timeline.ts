@@ -7,13 +7,17 @@ import {
   type SessionSummary,
   type Usage,
 } from "../index.js";
-import { type CliIo, paint } from "./cli-support.js";
+import { type CliIo, paint, terminalText } from "./cli-support.js";
 import { formatUsage, preview } from "./render-stream.js";
 
 type Data = Record<string, unknown>;
 
-/** One line describing an event's data, by type. */
+/** One line describing an event's data, by type, safe to print (control characters neutralised). */
 export function summarizeEvent(event: SessionEvent): string {
+  return terminalText(describeEvent(event));
+}
+
+function describeEvent(event: SessionEvent): string {
   const data = (event.data ?? {}) as Data;
   switch (event.type) {
     case "user_message":
@@ -82,7 +86,9 @@ export function sessionUsage(events: readonly SessionEvent[]): Usage {
  */
 export function renderTimeline(io: CliIo, summary: SessionSummary, events: readonly SessionEvent[]): void {
   const colors = paint(io);
-  io.out(`${colors.bold(`Session ${summary.sessionId}`)} · ${summary.status} · ${summary.eventCount} events\n`);
+  io.out(
+    `${colors.bold(`Session ${terminalText(summary.sessionId)}`)} · ${summary.status} · ${summary.eventCount} events\n`,
+  );
   const facts = [
     summary.agent ? `agent ${summary.agent}` : undefined,
     summary.model ? `model ${summary.model}` : undefined,
@@ -90,7 +96,7 @@ export function renderTimeline(io: CliIo, summary: SessionSummary, events: reado
     `updated ${summary.updatedAt}`,
     summary.parentSessionId ? `forked from ${summary.parentSessionId} at seq ${summary.forkedAtSeq}` : undefined,
   ].filter(Boolean);
-  io.out(`${colors.dim(facts.join(" · "))}\n\n`);
+  io.out(`${colors.dim(terminalText(facts.join(" · ")))}\n\n`);
   let surfaceCount = 0;
   for (const event of events) {
     const seq = `#${String(event.seq).padStart(3)}`;

@@ -1,6 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import { NousError, SESSION_STATUSES, type SessionStatus, type SessionStore, serializeLog } from "../index.js";
-import { CliExit, type CliIo, EXIT, integerOption, paint, parseCommand, printJson, UsageError } from "./cli-support.js";
+import {
+  CliExit,
+  type CliIo,
+  checkSessionIdArgument,
+  EXIT,
+  integerOption,
+  paint,
+  parseCommand,
+  printJson,
+  UsageError,
+} from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
 import { replaySession } from "./session-replay.js";
 import { renderTimeline } from "./session-timeline.js";
@@ -88,10 +98,11 @@ export async function sessionsCommand(io: CliIo, args: readonly string[]): Promi
 
 function requireId(rest: readonly string[], sub: string, max: number, optional = false): string {
   if (rest.length > max) throw new UsageError(`Too many arguments for "sessions ${sub}"`);
-  if (max === 0 || optional) return rest[0] ?? "";
+  if (max === 0) return "";
   const id = rest[0];
+  if (id === undefined && optional) return "";
   if (id === undefined) throw new UsageError(`"sessions ${sub}" needs a session id`);
-  return id;
+  return checkSessionIdArgument(`sessions ${sub}`, id);
 }
 
 /** Fails with exit code 4 when the session does not exist. */

@@ -60,6 +60,25 @@ describe("nous sessions list", () => {
   });
 });
 
+describe("bounded session ids", () => {
+  it("refuses a session id over 256 characters or with control characters (exit 2), echoing none of it", async () => {
+    const long = "x".repeat(100_000);
+    for (const args of [
+      ["sessions", "show", long],
+      ["sessions", "delete", "a\u001b]0;title\u0007"],
+      ["run", "hi", "--session", long],
+      ["approvals", "approve", long, "call"],
+    ]) {
+      const result = await cli(...args);
+      expect(result.code, args[0]).toBe(2);
+      expect(result.stderr).toMatch(/the session id (is 100000 characters long|must not contain control)/);
+      expect(result.stderr.length).toBeLessThan(400);
+    }
+    const listed = await cli("sessions", "list", "--json");
+    expect(listed.stdout).not.toContain("xxxxxxxxxx");
+  });
+});
+
 describe("nous sessions show", () => {
   it("prints the timeline with surface and bookkeeping events told apart, usage and rebuilt state", async () => {
     const shown = await cli("sessions", "show", "s1");

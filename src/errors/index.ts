@@ -53,4 +53,10 @@ export {
   type UnrecognizedStoreReason,
 } from "./store-errors.js";
 export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
-export { DefinitionError, ToolNameConflictError, UnknownModelError, UnsupportedSchemaError } from "./user-errors.js";
+export {
+  ApprovalArgumentsError,
+  DefinitionError,
+  ToolNameConflictError,
+  UnknownModelError,
+  UnsupportedSchemaError,
+} from "./user-errors.js";

@@ -63,3 +63,24 @@ export class UnsupportedSchemaError extends UserError {
     this.path = fields.path;
   }
 }
+
+/**
+ * An approval was decided with edited arguments that fail the tool's input schema: the decision is
+ * refused and nothing is recorded. `issues` is the schema's complaint; decide again with valid ones.
+ *
+ * @example
+ * try { await decideApproval(store, approval, { type: "edit", args }, { agent }) } catch (error) {
+ *   if (error instanceof ApprovalArgumentsError) console.log(error.toolName, error.issues);
+ * }
+ */
+export class ApprovalArgumentsError extends UserError {
+  readonly code = "invalid_approval_arguments";
+  readonly toolName: string;
+  readonly issues: string;
+
+  constructor(fields: { toolName: string; issues: string }) {
+    super({ message: `Invalid edited arguments for tool "${fields.toolName}": ${fields.issues}` });
+    this.toolName = fields.toolName;
+    this.issues = fields.issues;
+  }
+}

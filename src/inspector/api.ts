@@ -3,14 +3,16 @@
  * totals, live events (server-sent events), approval decisions and forks. Built on the public API.
  */
 
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import {
   ApprovalMismatchError,
   type ApprovalVerdict,
+  type DecideApprovalOptions,
   decideApproval,
   getLogger,
+  identifierProblem,
   NousError,
   pendingApprovalsOf,
   SESSION_STATUSES,
@@ -25,6 +27,8 @@ import { requestStats, sessionTotals, stateAt } from "./analysis.js";
 export interface InspectorApiOptions {
   readonly store: SessionStore;
   readonly resume?: (sessionId: string) => Promise<void>;
+  /** The agent whose tools' schemas check edited approval arguments. */
+  readonly agent?: DecideApprovalOptions["agent"];
   /** How often a live stream polls the store for new events (default 250 ms). */
   readonly pollMs?: number;
   /** Ends live streams when the server closes. */
@@ -33,8 +37,15 @@ export interface InspectorApiOptions {
 
 const STATUSES = new Set<string>(SESSION_STATUSES);
 
+const MAX_MESSAGE = 500;
+
+/** Input echoed in an error, shortened so an error never carries a request's whole payload. */
+function echo(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 function problem(c: Context, status: 400 | 404 | 409 | 500, message: string): Response {
-  return c.json({ error: message }, status);
+  return c.json({ error: echo(message, MAX_MESSAGE) }, status);
 }
 
 function errorStatus(error: unknown): 400 | 404 | 409 | 500 {
@@ -79,11 +90,20 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     return problem(c, status, error instanceof Error ? error.message : String(error));
   });
 
+  // Every route naming a session checks its id first (length, characters), as the stores do.
+  const checkSessionId: MiddlewareHandler = async (c, next) => {
+    const problemText = identifierProblem(c.req.param("id"));
+    if (problemText !== undefined) return problem(c, 400, `Invalid session id: it ${problemText}`);
+    await next();
+  };
+  api.use("/sessions/:id", checkSessionId);
+  api.use("/sessions/:id/*", checkSessionId);
+
   api.get("/sessions", async (c) => {
     const statusText = c.req.query("status");
     const status = statusText ? statusText.split(",").filter((item) => item.length > 0) : [];
     const unknown = status.find((item) => !STATUSES.has(item));
-    if (unknown !== undefined) return problem(c, 400, `Unknown status "${unknown}"`);
+    if (unknown !== undefined) return problem(c, 400, `Unknown status "${echo(unknown)}"`);
     const limitText = c.req.query("limit");
     const limit = limitText === undefined ? 50 : parseSeq(limitText);
     if (limit === undefined || limit < 1 || limit > 1000) return problem(c, 400, "limit must be 1 … 1000");
@@ -179,7 +199,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const pending = pendingApprovalsOf(sessionId, await store.read(sessionId)).find(
       (item) => item.toolCallId === toolCallId,
     );
-    if (pending === undefined) return problem(c, 409, `No pending approval for ${toolCallId} in "${sessionId}"`);
+    if (pending === undefined) return problem(c, 409, `No pending approval for ${echo(toolCallId)} in "${sessionId}"`);
     if (typeof body.argsHash !== "string") return problem(c, 400, "argsHash (of the arguments you saw) is required");
     const verdict: ApprovalVerdict =
       body.decision === "reject"
@@ -187,7 +207,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
         : body.args !== undefined
           ? { type: "edit", args: body.args }
           : { type: "approve" };
-    await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict);
+    await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict, { agent: options.agent });
     const remaining = pendingApprovalsOf(sessionId, await store.read(sessionId)).length;
     const resumed = remaining === 0 && options.resume !== undefined;
     if (resumed) {

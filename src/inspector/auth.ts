@@ -1,11 +1,16 @@
 /**
- * The inspector's access rule: on loopback a token is optional; on any other address one is required
- * (generated when not given). With a token, every request must carry it: `?token=` (then kept in a
- * cookie), the `x-nous-token` header, `Authorization: Bearer`, or the cookie.
+ * The inspector's access rule: a token on every bind (generated when not given, at least 32
+ * characters when given); only on loopback may a caller opt out (`token: false`). With a token,
+ * every request must carry it: `?token=` (then kept in a cookie), the `x-nous-token` header,
+ * `Authorization: Bearer`, or the cookie.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { getCookie, setCookie } from "hono/cookie";
 import type { MiddlewareHandler } from "hono/types";
+import { DefinitionError } from "../index.js";
+
+/** The shortest token the inspector accepts. */
+export const MIN_TOKEN_LENGTH = 32;
 
 const LOOPBACK_NAMES = new Set(["localhost", "::1", "[::1]"]);
 const IPV4_LOOPBACK = /^(::ffff:)?127(\.\d{1,3}){3}$/i;
@@ -29,10 +34,31 @@ function hostnameOf(hostHeader: string | undefined): string {
 }
 
 /**
+ * Whether a write's Origin is the inspector's own: `http:`, the host the request was addressed to
+ * (its Host header) and the port the server listens on. A page on another port of the same host,
+ * or served over https, is another origin.
+ */
+function isOwnOrigin(origin: string, hostHeader: string | undefined, port: number): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" || (url.port || "80") !== String(port)) return false;
+  return url.hostname.toLowerCase() === hostnameOf(hostHeader).toLowerCase();
+}
+
+/**
  * The guard in front of everything: the token (when there is one), the Host header on an
  * unauthenticated loopback server (against DNS rebinding), and same-origin JSON for writes.
  */
-export function guard(host: string, token: string | undefined, cookieName: () => string): MiddlewareHandler {
+export function guard(
+  host: string,
+  token: string | undefined,
+  cookieName: () => string,
+  ownPort: () => number,
+): MiddlewareHandler {
   return async (c, next) => {
     if (token === undefined) {
       const name = hostnameOf(c.req.header("host"));
@@ -50,7 +76,7 @@ export function guard(host: string, token: string | undefined, cookieName: () =>
     }
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       const origin = c.req.header("origin");
-      if (origin !== undefined && hostnameOf(origin.replace(/^https?:\/\//, "")) !== hostnameOf(c.req.header("host"))) {
+      if (origin !== undefined && !isOwnOrigin(origin, c.req.header("host"), ownPort())) {
         return c.json({ error: "Cross-origin request refused" }, 403);
       }
       if (!c.req.header("content-type")?.startsWith("application/json")) {
@@ -61,8 +87,21 @@ export function guard(host: string, token: string | undefined, cookieName: () =>
   };
 }
 
-/** The token a server on `host` uses: the given one, else a generated one off loopback, else none. */
-export function resolveToken(host: string, given: string | undefined): string | undefined {
-  if (given !== undefined && given.length === 0) throw new Error("The inspector token is empty");
-  return given ?? (isLoopback(host) ? undefined : randomBytes(24).toString("base64url"));
+/**
+ * The token a server on `host` uses: the given one (at least 32 characters), else a generated one;
+ * none only when `given` is `false` and `host` is loopback. Other choices throw `DefinitionError`.
+ */
+export function resolveToken(host: string, given: string | false | undefined): string | undefined {
+  if (given === false) {
+    if (isLoopback(host)) return undefined;
+    throw new DefinitionError({
+      message: `The inspector may run without a token only on loopback, not on "${host}"`,
+    });
+  }
+  if (given !== undefined && given.length < MIN_TOKEN_LENGTH) {
+    throw new DefinitionError({
+      message: `The inspector token must be at least ${MIN_TOKEN_LENGTH} characters (got ${given.length})`,
+    });
+  }
+  return given ?? randomBytes(24).toString("base64url");
 }

@@ -5,12 +5,12 @@
 import { request } from "node:http";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStore, projectMessages, type SessionEvent, type SessionStore } from "../index.js";
+import { DefinitionError, MemoryStore, projectMessages, type SessionEvent, type SessionStore } from "../index.js";
 import { diffDeps, stateAt } from "./analysis.js";
 import { isLoopback, resolveToken } from "./auth.js";
 import { costOf, priceOf } from "./pricing.js";
 import { startInspector } from "./server.js";
-import { recordSessions, resumeShop } from "./test-support/sessions.js";
+import { recordSessions, resumeShop, shopAgent } from "./test-support/sessions.js";
 
 /** A raw HTTP request (so the Host header can be set), resolving to status, headers and body. */
 function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -61,6 +61,8 @@ beforeAll(async () => {
   inspector = await startInspector({
     store: counted,
     port: 0,
+    token: false,
+    agent: shopAgent(),
     resume: async (sessionId) => {
       resumed.push(sessionId);
       await resumeShop(shop, store, sessionId);
@@ -75,38 +77,55 @@ afterAll(async () => {
 
 const seqOf = (predicate: (event: SessionEvent) => boolean) => events.find(predicate)?.seq ?? -1;
 
+const S3CRET = "s3cret-s3cret-s3cret-s3cret-s3cret";
+
 describe("the token rule", () => {
-  it("needs no token on loopback, generates one elsewhere, and keeps a given one", () => {
-    expect(inspector.token).toBeUndefined();
+  it("requires a token on every bind by default (printed in the URL); no token only on loopback; short tokens refused", async () => {
+    expect(inspector.token).toBeUndefined(); // this suite's server opted out with token: false, on loopback
     expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const long = "a-token-of-exactly-32-characters";
     for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.1.2.3", "::ffff:127.0.0.1"]) {
       expect(isLoopback(host)).toBe(true);
-      expect(resolveToken(host, undefined)).toBeUndefined();
+      expect(resolveToken(host, undefined)).toMatch(/^[\w-]{32}$/);
+      expect(resolveToken(host, false)).toBeUndefined();
     }
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "example.com"]) {
       expect(isLoopback(host)).toBe(false);
       expect(resolveToken(host, undefined)).toMatch(/^[\w-]{32}$/);
+      expect(() => resolveToken(host, false)).toThrow(DefinitionError);
     }
-    expect(resolveToken("0.0.0.0", "given")).toBe("given");
-    expect(() => resolveToken("0.0.0.0", "")).toThrow(/empty/);
+    expect(resolveToken("0.0.0.0", long)).toBe(long);
+    for (const short of ["", "a", long.slice(1)]) {
+      expect(() => resolveToken("127.0.0.1", short)).toThrow(/at least 32 characters/);
+    }
+    const byDefault = await startInspector({ store, port: 0 });
+    try {
+      expect(byDefault.token).toMatch(/^[\w-]{32}$/);
+      expect(byDefault.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${byDefault.token}$`));
+      const root = byDefault.url.replace(/\?.*$/, "").replace(/\/$/, "");
+      expect((await raw(`${root}/api/sessions`)).status).toBe(401);
+    } finally {
+      await byDefault.close();
+    }
+    await expect(startInspector({ store, port: 0, token: "a" })).rejects.toThrow(DefinitionError);
   });
 
   it("checks a token on every API request and the page: query (then cookie), header, bearer", async () => {
-    const guarded = await startInspector({ store, port: 0, token: "s3cret" });
+    const guarded = await startInspector({ store, port: 0, token: S3CRET });
     try {
-      expect(guarded.token).toBe("s3cret");
+      expect(guarded.token).toBe(S3CRET);
       const root = guarded.url.replace(/\?.*$/, "").replace(/\/$/, "");
-      expect(guarded.url).toBe(`${root}/?token=s3cret`);
+      expect(guarded.url).toBe(`${root}/?token=${S3CRET}`);
       expect((await raw(`${root}/api/sessions`)).status).toBe(401);
       expect((await raw(`${root}/`)).status).toBe(401);
       expect((await raw(`${root}/api/sessions?token=wrong`)).status).toBe(401);
-      expect((await raw(`${root}/api/sessions`, { headers: { "x-nous-token": "s3cret" } })).status).toBe(200);
-      expect((await raw(`${root}/api/sessions`, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
+      expect((await raw(`${root}/api/sessions`, { headers: { "x-nous-token": S3CRET } })).status).toBe(200);
+      expect((await raw(`${root}/api/sessions`, { headers: { authorization: `Bearer ${S3CRET}` } })).status).toBe(200);
       const page = await raw(guarded.url);
       expect(page.status).toBe(302);
       expect(page.headers.location).toBe("/");
       const cookie = String(page.headers["set-cookie"]).split(";")[0] ?? "";
-      expect(cookie).toMatch(/^nous_inspector_\d+=s3cret$/);
+      expect(cookie).toMatch(new RegExp(`^nous_inspector_\\d+=${S3CRET}$`));
       expect(String(page.headers["set-cookie"])).toMatch(/HttpOnly/i);
       const withCookie = await raw(`${root}/`, { headers: { cookie } });
       expect(withCookie.status).toBe(200);
@@ -119,6 +138,24 @@ describe("the token rule", () => {
     }
   });
 
+  it("compares a write's Origin with its own origin: scheme, host and port", async () => {
+    const fork = `${base}/api/sessions/shop/fork`;
+    const body = JSON.stringify({ atSeq: 1 });
+    const { hostname, port } = new URL(base);
+    const post = (origin: string) =>
+      raw(fork, { method: "POST", body, headers: { "content-type": "application/json", origin } });
+    for (const origin of [
+      `http://${hostname}:8099`,
+      `https://${hostname}:${port}`,
+      `http://${hostname}`,
+      `http://localhost:${port}`,
+      "null",
+    ]) {
+      expect((await post(origin)).status, origin).toBe(403);
+    }
+    expect((await post(`http://${hostname}:${port}`)).status).toBe(200);
+  });
+
   it("refuses a foreign Host header without a token, and cross-origin or non-JSON writes", async () => {
     expect((await raw(`${base}/api/sessions`, { headers: { host: "evil.example:80" } })).status).toBe(403);
     expect((await raw(`${base}/api/sessions`, { headers: { host: "localhost" } })).status).toBe(200);
@@ -129,6 +166,29 @@ describe("the token rule", () => {
     expect(
       (await raw(fork, { method: "POST", body, headers: { ...json, origin: "http://evil.example" } })).status,
     ).toBe(403);
+  });
+});
+
+describe("bounded session ids", () => {
+  it("refuses a session id over 256 characters or with control characters (400) and never echoes unbounded input", async () => {
+    const long = "x".repeat(5000);
+    for (const path of [`/api/sessions/${long}`, `/api/sessions/${long}/events`, "/api/sessions/a%1B%5B2Jb/totals"]) {
+      const response = await raw(`${base}${path}`);
+      expect(response.status, path.slice(0, 30)).toBe(400);
+      const { error } = JSON.parse(response.body);
+      expect(error).toMatch(/^Invalid session id: it /);
+      expect(error.length).toBeLessThan(200);
+    }
+    const unknown = await raw(`${base}/api/sessions?status=${"y".repeat(5000)}`);
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error.length).toBeLessThan(200);
+    const approval = await raw(`${base}/api/sessions/shop/approvals/${"z".repeat(5000)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve", argsHash: "0" }),
+    });
+    expect(approval.status).toBe(409);
+    expect(JSON.parse(approval.body).error.length).toBeLessThan(200);
   });
 });
 
@@ -283,6 +343,15 @@ describe("the JSON API", () => {
       body: JSON.stringify({ decision: "approve", argsHash: "0" }),
     });
     expect(stale.status).toBe(409);
+    // Edited arguments that fail the tool's schema are refused with the schema error; nothing is written.
+    const invalidEdit = await raw(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ decision: "approve", argsHash: approval.argsHash, args: { total: "twelve" } }),
+    });
+    expect(invalidEdit.status).toBe(400);
+    expect(JSON.parse(invalidEdit.body).error).toMatch(/Invalid edited arguments for tool "checkout": total/);
+    expect(await store.read("shop")).toHaveLength(lastSeq);
     const decided = await raw(url, {
       method: "POST",
       headers,

@@ -41,7 +41,7 @@ describe.skipIf(!available)("the inspector page in Chromium", () => {
     inspector = await startInspector({
       store,
       port: 0,
-      token: "browser-token",
+      token: "browser-token-0123456789abcdefghijklmnop",
       resume: (sessionId) => resumeShop(shop, store, sessionId),
     });
     browser = await chromium.launch({

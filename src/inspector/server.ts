@@ -1,8 +1,8 @@
 /**
  * `startInspector`: the session inspector web page and its JSON API, served by Hono on Node.
- * Loopback by default; bound to any other address it requires a token (generated when not given),
- * checked on the page and every API request: `?token=` (then kept in a cookie), the
- * `x-nous-token` header, or `Authorization: Bearer`.
+ * Loopback by default; on every address it requires a token (generated when not given, printed in
+ * `url`; `token: false` opts out on loopback only), checked on the page and every API request:
+ * `?token=` (then kept in a cookie), the `x-nous-token` header, or `Authorization: Bearer`.
  *
  * @example
  * const inspector = await startInspector({ store, resume: (id) => agent.resume(id, { store }).then(() => {}) });
@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { SessionStore } from "../index.js";
-import { inspectorApi } from "./api.js";
+import { type InspectorApiOptions, inspectorApi } from "./api.js";
 import { guard, resolveToken } from "./auth.js";
 import { PAGE_CSS } from "./page-css.js";
 import { pageHtml } from "./page-html.js";
@@ -26,10 +26,15 @@ export interface InspectorOptions {
   readonly host?: string;
   /** Default 4317; 0 picks a free port. */
   readonly port?: number;
-  /** Required off loopback (generated when not given); optional on loopback. */
-  readonly token?: string;
+  /**
+   * The token every request must carry (at least 32 characters; generated when not given, and put
+   * in `url`). `false` serves without one, allowed on loopback only.
+   */
+  readonly token?: string | false;
   /** Continues a session once none of its approvals is pending (e.g. `agent.resume(id, { store })`). */
   readonly resume?: (sessionId: string) => Promise<void>;
+  /** The agent whose tools' schemas check edited approval arguments (an invalid edit is refused, 400). */
+  readonly agent?: InspectorApiOptions["agent"];
 }
 
 export interface RunningInspector {
@@ -51,7 +56,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const cookieName = () => `nous_inspector_${port}`;
 
   const app = new Hono();
-  app.use("*", guard(host, token, cookieName));
+  app.use(
+    "*",
+    guard(host, token, cookieName, () => port),
+  );
   app.use("*", async (c, next) => {
     await next();
     c.header("x-content-type-options", "nosniff");
@@ -67,7 +75,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   app.get("/assets/inspector.js", (c) =>
     c.body(PAGE_SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }),
   );
-  app.route("/api", inspectorApi({ store: options.store, resume: options.resume, signal: shutdown.signal }));
+  app.route(
+    "/api",
+    inspectorApi({ store: options.store, resume: options.resume, agent: options.agent, signal: shutdown.signal }),
+  );
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {

@@ -14,4 +14,5 @@ export {
   type SessionStore,
   type SessionSummary,
 } from "./session-store.js";
+export { identifierProblem, MAX_IDENTIFIER_LENGTH } from "./store-arguments.js";
 export type { SessionVerification, StorageCheck, StoreVerification } from "./store-verify.js";

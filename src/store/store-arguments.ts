@@ -7,20 +7,42 @@ import { type ListFilter, type ReadOptions, SESSION_STATUSES, type SessionStatus
 export const MAX_LIST_LIMIT = 1000;
 const DEFAULT_LIST_LIMIT = 50;
 
+/** The longest session id (or event type, or run id) a store accepts, in UTF-16 code units. */
+export const MAX_IDENTIFIER_LENGTH = 256;
+
+/**
+ * Why `value` cannot name a session (or event type, or run), or `undefined` when it can: it must be
+ * a non-empty string of at most 256 UTF-16 code units, well-formed unicode (any script, emoji
+ * included) without control characters (C0, DEL, C1), line or paragraph separators, or bidi
+ * overrides and isolates — so an id prints on one line, as it reads. The value is never echoed.
+ *
+ * @example
+ * identifierProblem("x".repeat(300)); // "is 300 characters long; at most 256 are allowed"
+ */
+export function identifierProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return "expected a non-empty string";
+  if (value.length > MAX_IDENTIFIER_LENGTH) {
+    return `is ${value.length} characters long; at most ${MAX_IDENTIFIER_LENGTH} are allowed`;
+  }
+  if (value.includes("\u0000") || /\p{Surrogate}/u.test(value)) {
+    return "must not contain \\u0000 or unpaired surrogates";
+  }
+  if (/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(value)) {
+    return "must not contain control characters, line separators or bidi controls";
+  }
+  return undefined;
+}
+
 /**
  * Throws `StoreArgumentError` unless `value` can name a session (or event type, or run) in every
- * backend: a non-empty, well-formed unicode string without `\u0000`.
+ * backend (see `identifierProblem`).
  *
  * @example
  * checkIdentifier("sessionId", ""); // throws StoreArgumentError
  */
 export function checkIdentifier(argument: string, value: unknown): asserts value is string {
-  if (typeof value !== "string" || value === "") {
-    throw new StoreArgumentError({ argument, detail: "expected a non-empty string" });
-  }
-  if (value.includes("\u0000") || /\p{Surrogate}/u.test(value)) {
-    throw new StoreArgumentError({ argument, detail: "must not contain \\u0000 or unpaired surrogates" });
-  }
+  const problem = identifierProblem(value);
+  if (problem !== undefined) throw new StoreArgumentError({ argument, detail: problem });
 }
 
 /**

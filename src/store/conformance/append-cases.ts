@@ -134,6 +134,35 @@ export function defineAppendCases({ store }: ConformanceContext): void {
       expect(await store().exists("s1")).toBe(false);
     });
 
+    it("bounds session ids: at most 256 characters, no control or bidi characters; the error never echoes the id", async () => {
+      const long = "x".repeat(100_000);
+      const bad = [long, "x".repeat(257), "a\u001b[2Jb", "line\nbreak", "tab\tbed", "a\u202eb", "a\u0085b", "a\u2028b"];
+      for (const id of bad) {
+        const calls: (() => Promise<unknown>)[] = [
+          () => store().append(id, [event(1)], { expectedLastSeq: 0 }),
+          () => store().read(id),
+          () => store().get(id),
+          () => store().exists(id),
+          () => store().fork("s-bound", { atSeq: 0, newSessionId: id }),
+        ];
+        for (const call of calls) {
+          const error = await Promise.resolve()
+            .then(() => call())
+            .then(
+              () => undefined,
+              (caught: unknown) => caught,
+            );
+          expect(error, JSON.stringify(id).slice(0, 20)).toBeInstanceOf(StoreArgumentError);
+          expect((error as Error).message.length).toBeLessThan(200);
+        }
+      }
+      const longest = "y".repeat(256);
+      await store().append(longest, [event(1)], { expectedLastSeq: 0 });
+      expect((await store().get(longest))?.sessionId).toBe(longest);
+      await store().append("ok-🌍 é:/._-@", [event(1)], { expectedLastSeq: 0 });
+      expect(await store().exists("ok-🌍 é:/._-@")).toBe(true);
+    });
+
     it("throws StoreClosedError after close, and close is idempotent", async () => {
       await store().append("s1", events(1, 1), { expectedLastSeq: 0 });
       await store().close();
