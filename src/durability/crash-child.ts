@@ -14,12 +14,12 @@
  * NOUS_LEASE_TTL_MS sets the runs' lease ttl; NOUS_WAIT_LEASE=1 makes a run refused by a live lease
  * (a killed predecessor's) wait for it to expire and try again.
  * Prints `ACK <seq>` after every commit, `DECIDE <id> <type>` per in-doubt decision, and one of
- * `DONE <output>` (after `DEPS <json>`, the run's final deps), `PENDING <n>`, `INDOUBT <id>`, `CONFLICT <reason>`, `LOST`, `ERROR <name> <message>`
+ * `DONE <output>` (after `DEPS <json>`, the run's final deps), `PENDING <n>`, `INDOUBT <id>`, `CONFLICT <reason>`, `LOST`, `FINISHED`, `ERROR <name> <message>`
  * at the end.
  */
 import { writeSync } from "node:fs";
 import { LeaseLostError } from "../errors/lease-errors.js";
-import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
+import { ApprovalPendingError, SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
 import { SessionConflictError } from "../errors/store-errors.js";
 import type { InDoubtResolver } from "../runner/run-state.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -140,6 +140,11 @@ async function main(): Promise<number> {
     }
     if (error instanceof LeaseLostError) {
       say("LOST");
+      return 3;
+    }
+    // A resume that got the session only after another process finished its run.
+    if (error instanceof SessionStateError && /no unfinished run/.test(error.message)) {
+      say("FINISHED");
       return 3;
     }
     say(`ERROR ${(error as Error).name} ${(error as Error).message.replaceAll("\n", " ")}`);
