@@ -7,12 +7,12 @@
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, dropSchema, postgresReachable } from "../durability/harness.js";
 import { runScript } from "../test-support/node-script.js";
 import { PostgresStore } from "./postgres-store.js";
+import { DATABASE_URL, dropSchema, postgresReachable } from "./test-support/postgres-server.js";
 
 const child = join(import.meta.dirname, "test-support", "connection-loss-child.ts");
-const reachable = await postgresReachable();
+const reachable = await postgresReachable("PostgreSQL connection-loss suite");
 const schemas: string[] = [];
 
 afterAll(async () => {

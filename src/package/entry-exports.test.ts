@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import * as nous from "./index.js";
+import * as nous from "../index.js";
 
-const source = dirname(fileURLToPath(import.meta.url));
+const source = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Error classes a caller never sees: the CLI's own, and the stream channel's internal stop signal. */
 const internal = new Map([

@@ -4,15 +4,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
-import type { SessionEvent } from "../session/events.js";
-import type { SessionStore } from "../store/session-store.js";
-import { commandOf } from "../test-support/node-script.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { commandOf } from "../../src/test-support/node-script.js";
+
+export { DATABASE_URL, dropSchema, postgresReachable } from "../../src/store/test-support/postgres-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, "crash-child.ts");
 export const repoRoot = join(here, "..", "..");
-export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** The node arguments that run a child script (bundled once, see `commandOf`). */
 const childCommand = commandOf;
@@ -203,33 +203,4 @@ export function countByCall(events: readonly SessionEvent[], type: string): Map<
     if (event.type === type && id) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
-}
-
-/**
- * Whether PostgreSQL answers. When it does not: under CI that is a failure (returns an error to
- * throw), otherwise the PostgreSQL tests are skipped with one line.
- */
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch (error) {
-    if (process.env.CI) throw new Error(`PostgreSQL at ${DATABASE_URL} is unreachable under CI: ${String(error)}`);
-    console.log(`skipping PostgreSQL durability tests: ${DATABASE_URL} unreachable`);
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-export async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,15 +1,15 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { importGraph } from "./test-support/import-graph.js";
+import { importGraph } from "../test-support/import-graph.js";
 
-const source = dirname(fileURLToPath(import.meta.url));
+const source = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("the main entry's import graph", () => {
   const { modules, packages } = importGraph(join(source, "index.ts"), source);
 
   it("is what the package loads (sanity check of the walk)", () => {
-    expect(modules.has("agent.ts")).toBe(true);
+    expect(modules.has("agent/agent.ts")).toBe(true);
     expect(modules.has("models/providers/anthropic.ts")).toBe(true);
     expect(packages.has("@cfworker/json-schema")).toBe(true);
   });

@@ -1,12 +1,12 @@
 /**
  * Child process of the nested-call durability tests. Usage:
- *   node --import tsx src/durability/nested-child.ts <sqlite path> <sessionId> <effectsFile>
+ *   node --import tsx test/durability/nested-child.ts <sqlite path> <sessionId> <effectsFile>
  * Runs the nested scenario (a code-mode program of four nested calls) on a new session. Env
  * NOUS_PAUSE_AT=<nested id>:<window> pauses there (prints `AT <window>`) for the parent to kill.
  * Prints `ACK <seq>` after every commit and `DONE <output>` or `ERROR <name> <message>` at the end.
  */
 import { writeSync } from "node:fs";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { nestedAgent, nestedPausingStore, parseNestedPause } from "./nested-scenario.js";
 
 const [path = "", sessionId = "s", effectsFile = ""] = process.argv.slice(2);
