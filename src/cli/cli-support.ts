@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { identifierProblem, NousError } from "../index.js";
+import { identifierProblem, NousError, type SessionStore } from "../index.js";
 
 /** The exit codes of every `nous` command. */
 export const EXIT = Object.freeze({
@@ -175,4 +175,11 @@ export function checkSessionIdArgument(what: string, id: string): string {
   const problem = identifierProblem(id);
   if (problem !== undefined) throw new UsageError(`${what}: the session id ${problem}`);
   return id;
+}
+
+/** Fails with exit code 4 when the session does not exist. */
+export async function existingSession(store: SessionStore, id: string) {
+  const summary = await store.get(id);
+  if (summary === undefined) throw new CliExit(EXIT.notFound, `Session "${id}" not found`);
+  return summary;
 }

@@ -9,9 +9,8 @@ import {
 import { ReplayModel } from "../testing.js";
 import { type AnyAgent, loadAgentSource } from "./agent-loader.js";
 import { createBuiltinAssistant, recordedClock } from "./builtin-assistant.js";
-import { type CliIo, EXIT, paint, printJson, UsageError } from "./cli-support.js";
+import { type CliIo, EXIT, existingSession, paint, printJson, UsageError } from "./cli-support.js";
 import { summarizeEvent } from "./session-timeline.js";
-import { existingSession } from "./sessions-command.js";
 
 type Normalized = { type: string; data: unknown };
 

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { NousError, SESSION_STATUSES, type SessionStatus, type SessionStore, serializeLog } from "../index.js";
 import {
-  CliExit,
   type CliIo,
   checkSessionIdArgument,
   EXIT,
+  existingSession,
   integerOption,
   paint,
   parseCommand,
@@ -103,13 +103,6 @@ function requireId(rest: readonly string[], sub: string, max: number, optional =
   if (id === undefined && optional) return "";
   if (id === undefined) throw new UsageError(`"sessions ${sub}" needs a session id`);
   return checkSessionIdArgument(`sessions ${sub}`, id);
-}
-
-/** Fails with exit code 4 when the session does not exist. */
-export async function existingSession(store: SessionStore, id: string) {
-  const summary = await store.get(id);
-  if (summary === undefined) throw new CliExit(EXIT.notFound, `Session "${id}" not found`);
-  return summary;
 }
 
 function statuses(value: string | undefined): SessionStatus[] | undefined {

@@ -1,5 +1,4 @@
-import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./plain-object.js";
-import type { Owned } from "./reducer.js";
+import { copyObject, getOwn, isPlainObject, type Owned, type PlainObject, setOwn } from "./plain-object.js";
 
 /**
  * Deep-merges `source` into `target`. Nested plain objects merge recursively; any other value on the

@@ -25,3 +25,9 @@ export function setOwn(object: PlainObject, key: string, value: unknown): void {
 export function copyObject(object: PlainObject): PlainObject {
   return Object.getPrototypeOf(object) === null ? Object.assign(Object.create(null), object) : { ...object };
 }
+
+/** Lists and objects a fold (or a run's earlier folds) created and no one else has seen. */
+export interface Owned {
+  has(value: object): boolean;
+  add(value: object): unknown;
+}

@@ -1,7 +1,9 @@
 import { ContextUpdateError } from "../errors/context-update-error.js";
 import { mergeInto } from "./deep-merge.js";
 import type { ContextOperation } from "./operations.js";
-import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./plain-object.js";
+import { copyObject, getOwn, isPlainObject, type Owned, type PlainObject, setOwn } from "./plain-object.js";
+
+export type { Owned } from "./plain-object.js";
 
 /**
  * The one reducer: folds operations, in order, over `initial` and returns the new deps map.
@@ -12,12 +14,6 @@ import { copyObject, getOwn, isPlainObject, type PlainObject, setOwn } from "./p
  */
 export function foldOperations(initial: object, operations: Iterable<ContextOperation>): PlainObject {
   return fold(copyObject(initial as PlainObject), operations, new Set<object>());
-}
-
-/** Lists and objects a fold (or a run's earlier folds) created and no one else has seen. */
-export interface Owned {
-  has(value: object): boolean;
-  add(value: object): unknown;
 }
 
 /**

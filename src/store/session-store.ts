@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
-import type { StoreVerification } from "./store-verify.js";
+import type { StoreVerification } from "./store-verification.js";
 
 /**
  * Where a session stands, derived on append from its lifecycle events:

@@ -7,7 +7,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from "../model.js";
-import type { ProviderSettings } from "../registry.js";
+import type { ProviderSettings } from "../provider-settings.js";
 import type { AnthropicStructuredOutputMode, AnthropicWireRequest } from "./anthropic-request.js";
 import { type HttpRequest, readSse, scopeSignal } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";

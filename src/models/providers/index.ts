@@ -1,4 +1,4 @@
-import type { ModelFactory } from "../registry.js";
+import type { ModelFactory } from "../provider-settings.js";
 import { createTestModel } from "../test-model.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { createGeminiModel } from "./gemini.js";

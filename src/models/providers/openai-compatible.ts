@@ -1,5 +1,5 @@
 import type { Model } from "../model.js";
-import type { ModelFactory, ProviderSettings } from "../registry.js";
+import type { ModelFactory, ProviderSettings } from "../provider-settings.js";
 import { createOpenAIChatModel, type OpenAIChatSpec } from "./openai-chat.js";
 
 /** The OpenAI-compatible providers Nous knows by name. */

@@ -1,5 +1,5 @@
 import { AuthenticationError, ProviderConfigurationError } from "../../../errors/provider-error.js";
-import type { ProviderSettings } from "../../registry.js";
+import type { ProviderSettings } from "../../provider-settings.js";
 
 /** Where a provider finds its endpoint and key: defaults and the environment variables it reads. */
 export interface ConnectionSpec {
