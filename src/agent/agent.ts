@@ -6,6 +6,7 @@ import { resolveModel } from "../models/registry.js";
 import { withRetry } from "../models/retry.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { type Emit, EventChannel } from "../runner/event-channel.js";
+import { createSeam } from "../runner/nested-call.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "../runner/output-spec.js";
 import { analyzeResumePoint } from "../runner/resume-analysis.js";
 import { type RunStart, runLoop } from "../runner/run-loop.js";
@@ -261,6 +262,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       context,
     );
     state.markCommitted(storedCount);
+    state.attachSeam(createSeam(state));
     if (resumePoint !== undefined) {
       state.resume = resumePoint.resume;
       state.iteration = resumePoint.iteration;

@@ -1,6 +1,4 @@
-import { ReplayDivergedError } from "../errors/run-errors.js";
 import type { SessionEvent } from "../session/events.js";
-import type { RunState } from "./run-state.js";
 
 /**
  * What the log says about one nested call (made through `context.seam.callTool`), for replaying its
@@ -113,24 +111,4 @@ export function readNestedJournal(events: Iterable<SessionEvent>): Map<string, N
     }
   }
   return journal;
-}
-
-/**
- * After a re-run parent returned: every nested call the log holds under it must have been made
- * again. One the replay never reached had (or may have had) an effect the new result does not
- * account for, so the run stops with `ReplayDivergedError`.
- */
-export function checkReplayComplete<D extends object, O>(state: RunState<D, O>, parentToolCallId: string): void {
-  const journal = state.resume?.nested;
-  if (journal === undefined) return;
-  for (const [toolCallId, entry] of journal) {
-    if (entry.parentToolCallId !== parentToolCallId || state.replayedNested.has(toolCallId)) continue;
-    throw state.halt(
-      new ReplayDivergedError({
-        toolCallId,
-        parentToolCallId,
-        recorded: { toolName: entry.toolName, args: entry.requested },
-      }),
-    );
-  }
 }

@@ -10,7 +10,6 @@ import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
-import { createSeam } from "./nested-call.js";
 import type { NestedJournalEntry } from "./nested-journal.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
@@ -118,6 +117,7 @@ export class RunState<D extends object, O> {
   /** The last commit asked for: each one starts after the one before it is committed. */
   #tail: Promise<void> | undefined;
   #seam: RunSeam | undefined;
+
   /** What this run's folds built and no one has read since: written in place by the next fold. */
   #owned = new WeakSet<object>();
   readonly #forgetOwned = () => {
@@ -132,6 +132,11 @@ export class RunState<D extends object, O> {
     this.usage = context.usage;
     this.#committed = context.log.length;
     this.#queued = this.#committed;
+  }
+
+  /** Gives the run the seam its tools call nested tools through (built by `createSeam`, which needs the state). */
+  attachSeam(seam: RunSeam): void {
+    this.#seam = seam;
   }
 
   /** Marks the first `count` events of the log as already committed (they came from the store). */
@@ -234,7 +239,6 @@ export class RunState<D extends object, O> {
 
   /** The context a tool or hook receives. */
   runContext(call?: { toolCallId: string; toolName: string; signal?: AbortSignal; deps?: D }): RunContext<D> {
-    this.#seam ??= createSeam(this);
     return RunContext.create({
       deps: call?.deps ?? this.context.deps,
       retry: call ? (this.toolFailures.get(call.toolName) ?? 0) : this.outputFailures,

@@ -6,7 +6,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
-import { checkReplayComplete } from "./nested-journal.js";
+import { checkReplayComplete } from "./replay-check.js";
 import type { RunState } from "./run-state.js";
 import {
   failure,
