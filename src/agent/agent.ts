@@ -13,11 +13,11 @@ import { type RunStart, runLoop } from "../runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/run-state.js";
 import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "../runner/types.js";
 import { AgentContext } from "../session/agent-context.js";
-import type { RunSeam } from "../session/run-seam.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
+import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
@@ -26,31 +26,6 @@ import {
   sessionContext,
   storePersistence,
 } from "./session-runs.js";
-
-/** Links a run to the tool call of a parent run that started it (a sub-agent). */
-export interface ParentRun {
-  /** The parent run's seam (`context.seam` in the delegating tool). */
-  readonly seam: RunSeam;
-  readonly sessionId?: string;
-  readonly toolCallId: string;
-}
-
-/** Run options with a session: events are committed to `store` as the run goes. */
-export type SessionRunOptions<D extends object> = RunOptions<D> & {
-  /** Set when this run is a sub-agent of another run: depth is checked and the link recorded. */
-  parent?: ParentRun;
-  /** Continue (or start) this session; its log is loaded and state deps are rebuilt from it. */
-  sessionId?: string;
-  /** Where the session lives (default: SQLite at `.nous/sessions.db`). */
-  store?: SessionStore;
-  /** The lease this session run holds (default: the agent's `lease`, else a 30 s ttl). */
-  lease?: LeaseSettings;
-};
-
-/** `run`/`stream` take options; they are required only when the deps type has required keys. */
-export type RunArguments<D extends object> = {} extends D
-  ? [options?: SessionRunOptions<D>]
-  : [options: SessionRunOptions<D>];
 
 /** Every option a run can take, as the run's internals read them. */
 interface AnyRunOptions<D extends object> {
@@ -73,16 +48,7 @@ interface PreparedRun<D extends object, O> {
   readonly lease: RunLease | undefined;
 }
 
-/** `resume` takes options; they are required only when the deps type has required keys. */
-export type ResumeArguments<D extends object> = {} extends D
-  ? [options?: ResumeOptions<D>]
-  : [options: ResumeOptions<D>];
-
-/** Options of `agent.resume`. Live deps are supplied again; state deps come back from the log. */
-export type ResumeOptions<D extends object> = Omit<SessionRunOptions<D>, "sessionId" | "runId" | "messageHistory"> & {
-  /** Settles a started call of a non-idempotent tool that has no recorded result. Without it, `ToolInDoubtError`. */
-  resolveInDoubt?: InDoubtResolver<D>;
-};
+export type { ParentRun, ResumeArguments, ResumeOptions, RunArguments, SessionRunOptions } from "./run-options.js";
 
 /**
  * An agent: a model, instructions, tools and an optional output type. Runs are independent; each

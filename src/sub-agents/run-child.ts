@@ -1,4 +1,5 @@
-import type { Agent, RunArguments, SessionRunOptions } from "../agent/agent.js";
+import type { RunArguments, SessionRunOptions } from "../agent/run-options.js";
+import type { RunnableAgent } from "../agent/runnable-agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME } from "../runner/output-spec.js";
 import type { Prompt, RunResult } from "../runner/types.js";
@@ -23,7 +24,7 @@ export function checkToolSubset(agent: string, toolNames: readonly string[], all
  * `run_failed` and rejects with `SubAgentToolsError` carrying the child's log).
  */
 export async function runChild<D extends object, O>(
-  agent: Agent<D, O>,
+  agent: RunnableAgent<D, O>,
   label: string,
   prompt: Prompt,
   options: SessionRunOptions<D>,

@@ -1,4 +1,4 @@
-import type { Agent } from "../agent/agent.js";
+import type { RunnableAgent } from "../agent/runnable-agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { NousError } from "../errors/nous-error.js";
 import { CancelledError } from "../errors/run-errors.js";
@@ -84,7 +84,7 @@ export interface Delegation<O, CD extends object, PD extends object> {
  */
 export async function delegate<PD extends object, CD extends object, O>(
   context: RunContext<PD>,
-  agent: Agent<CD, O>,
+  agent: RunnableAgent<CD, O>,
   prompt: Prompt,
   ...[options]: DelegateArguments<CD>
 ): Promise<Delegation<O, CD, PD>> {
@@ -174,7 +174,7 @@ export function agentAsTool<
   O,
   PD extends object = Record<string, unknown>,
   S extends SchemaInput = DefaultSubAgentInput,
->(agent: Agent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O | string, PD> {
+>(agent: RunnableAgent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O | string, PD> {
   const label = agent.name ?? options.name;
   return tool<S, O | string, PD>({
     name: options.name,
