@@ -6,6 +6,7 @@ import type { RunPersistence } from "../runner/run-state.js";
 import { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { findNonJson } from "../session/json-value.js";
+import { lastRun } from "../session/last-run.js";
 import { projectDeps } from "../session/projections.js";
 import { SessionLog } from "../session/session-log.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -100,15 +101,12 @@ function stateKeysOf(events: readonly SessionEvent[]): Set<string> {
  * Returns the calls the last run left in doubt (intent committed, no result): see `abandonInDoubt`.
  */
 export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId: string): ReadonlySet<string> {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const type = events[index]?.type;
-    if (type === "run_completed") return new Set();
-    if (type === "run_failed") break;
-    if (type === "run_started" || type === "run_resumed") {
-      throw new SessionStateError({
-        message: `Session "${sessionId}" has an unfinished run (interrupted or awaiting approval): use agent.resume("${sessionId}")`,
-      });
-    }
+  const span = lastRun(events);
+  if (span === undefined || span.end === "completed") return new Set();
+  if (span.end === undefined) {
+    throw new SessionStateError({
+      message: `Session "${sessionId}" has an unfinished run (interrupted or awaiting approval): use agent.resume("${sessionId}")`,
+    });
   }
   return analyzeResumePoint(events)?.resume.inDoubt ?? new Set();
 }

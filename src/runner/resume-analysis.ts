@@ -1,6 +1,7 @@
 import { toResponsePart } from "../models/assistant-parts.js";
 import type { ModelResponse } from "../models/model.js";
 import type { SessionEvent } from "../session/events.js";
+import { lastRun } from "../session/last-run.js";
 import type { AssistantPart } from "../session/messages.js";
 import { projectUsage } from "../session/projections.js";
 import type { Usage } from "../session/usage.js";
@@ -20,16 +21,10 @@ export interface ResumePoint {
 
 /** Reads the last run of a session log: its id, whether it finished, and the tool calls still open. */
 export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint | undefined {
-  let start = -1;
-  for (let index = events.length - 1; index >= 0; index--) {
-    if (events[index]?.type === "run_started") {
-      start = index;
-      break;
-    }
-  }
-  if (start === -1) return undefined;
-  const run = events.slice(start);
-  const runId = (run[0]?.data as { runId: string }).runId;
+  const span = lastRun(events);
+  if (span === undefined) return undefined;
+  const run = events.slice(span.start);
+  const runId = span.runId;
   const finished = run.some((event) => event.type === "run_completed");
   // Usage restarts from the log, as a run's usage would have been counted.
   const usage = projectUsage(run);

@@ -1,4 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
+import { lastRun } from "../session/last-run.js";
 import { projectUsage } from "../session/projections.js";
 import { addUsage, type Usage } from "../session/usage.js";
 
@@ -10,10 +11,8 @@ import { addUsage, type Usage } from "../session/usage.js";
  * failed and so has no `result.usage`.
  */
 export function usageFromLog(log: readonly SessionEvent[], runId: string): Usage {
-  const start = log.findIndex(
-    (event) => event.type === "run_started" && (event.data as { runId?: unknown }).runId === runId,
-  );
-  const events = start < 0 ? log : log.slice(start);
+  const span = lastRun(log, runId);
+  const events = span === undefined ? log : log.slice(span.start);
   let usage = projectUsage(events);
   for (const event of events) {
     if (event.type === "subagent_completed" || event.type === "subagent_failed") {
