@@ -233,6 +233,7 @@ export {
   SubAgentFailedError,
   SubAgentToolsError,
 } from "./sub-agent.js";
+export { childSessionsOf, type SessionUsage, sessionUsage, UNKNOWN_MODEL } from "./sub-agents/session-usage.js";
 export {
   type AnyTool,
   type CompiledSchema,

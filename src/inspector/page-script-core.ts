@@ -72,6 +72,14 @@ function renderHead(session) {
       el("div", {}, [el("b", { id: "cost", text: formatCost(session.totals.cost) + (session.totals.costPartial ? "+" : "") }), "cost (USD)"]),
       el("div", {}, [el("b", { text: session.totals.surfaceEvents + " / " + session.totals.bookkeepingEvents }), "surface / bookkeeping"]),
     ]),
+    session.totals.subAgents.length > 0 && el("div", { className: "meta", id: "sub-agents" }, [
+      "Totals include sub-agents (own: " + session.totals.ownUsage.totalTokens + " tokens): ",
+      ...session.totals.subAgents.flatMap((child, index) => [
+        index > 0 ? " · " : "",
+        el("a", { href: "#/s/" + encodeURIComponent(child.sessionId), text: child.sessionId }),
+        " " + child.usage.totalTokens + " tokens",
+      ]),
+    ]),
   ]);
 }
 
