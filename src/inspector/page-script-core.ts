@@ -2,6 +2,8 @@
  * The inspector's browser script, part 2: API calls, the sessions list, routing, the session view,
  * live updates (EventSource), approvals and forks.
  */
+import { MAX_IDENTIFIER_LENGTH } from "../index.js";
+
 export const CORE_SCRIPT = String.raw`
 const $ = (id) => document.getElementById(id);
 const app = { sessionId: undefined, session: undefined, events: [], source: undefined, cursor: undefined };
@@ -194,6 +196,11 @@ function follow(sessionId, after) {
 }
 
 async function openSession(sessionId, seq) {
+  if (sessionId.length > ${MAX_IDENTIFIER_LENGTH}) {
+    // No store holds such an id; asking for it would only meet the server's header limit (431).
+    notify("Invalid session id: it is " + sessionId.length + " characters long; at most ${MAX_IDENTIFIER_LENGTH} are allowed");
+    return;
+  }
   try {
     const detail = await api(sessionPath(sessionId));
     if (app.sessionId !== sessionId) {
@@ -210,7 +217,7 @@ async function openSession(sessionId, seq) {
     }
     follow(sessionId, detail.lastSeq);
   } catch (error) {
-    notify("Could not open " + sessionId + ": " + error.message);
+    notify("Could not open " + short(sessionId, 80) + ": " + error.message);
   }
 }
 
