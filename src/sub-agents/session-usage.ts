@@ -3,7 +3,12 @@ import { projectUsage } from "../session/projections.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
 
-/** The model key of usage known only from a parent's report (its child's session is not in the store). */
+/**
+ * The `byModel` key of usage known only from a parent's report (its child's session is not in the store).
+ *
+ * @example
+ * (await sessionUsage(store, "team")).byModel[UNKNOWN_MODEL]; // undefined while every child's session is there
+ */
 export const UNKNOWN_MODEL = "(unknown model)";
 
 /**
@@ -52,6 +57,9 @@ function reportedChildren(events: readonly SessionEvent[]): ChildReport[] {
  * The sessions the store holds as sub-agents of `sessionId`: ids `${sessionId}/…` whose first
  * `run_started` names `sessionId` as its parent session. Found whether or not the parent's log
  * mentions them (a child cut short by a timeout or a cancellation leaves no report there).
+ *
+ * @example
+ * await childSessionsOf(store, "team"); // ["team/c1", "team/r1"] — not "team/r1/n1", a grandchild
  */
 export async function childSessionsOf(store: SessionStore, sessionId: string): Promise<string[]> {
   const prefix = `${sessionId}/`;
