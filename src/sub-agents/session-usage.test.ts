@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { agentAsTool } from "../sub-agent.js";
 import { tool } from "../tools/tool.js";
 import { childSessionsOf, sessionUsage, UNKNOWN_MODEL } from "./session-usage.js";
+import { agentAsTool } from "./sub-agent.js";
 import { TEAM_USAGE, teamAgent, u, usage } from "./test-fixtures.js";
 
 const sqlite = new SqliteStore({ path: ":memory:" });
