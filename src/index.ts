@@ -221,6 +221,7 @@ export {
   type StorageCheck,
   type StoreVerification,
 } from "./store/index.js";
+export { childSessionsOf, type SessionUsage, sessionUsage, UNKNOWN_MODEL } from "./sub-agents/session-usage.js";
 export {
   type AgentAsToolOptions,
   agentAsTool,

@@ -42,7 +42,7 @@ describe("nous inspect", () => {
     expect(stderr).toContain("Stopping the inspector");
   });
 
-  it("rejects bad options with exit 2", async () => {
+  it("refuses with exit 2 a token shorter than 32 characters, --no-token off loopback, and other bad options", async () => {
     const cwd = temporaryDirectory();
     const results = await Promise.all([
       runCli(["inspect", "--port", "70000"], { cwd }),

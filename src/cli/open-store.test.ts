@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./cli-support.js";
-import { temporaryDirectory } from "./fixtures/cli-process.js";
+import { runCli, temporaryDirectory } from "./fixtures/cli-process.js";
 import { openStore } from "./open-store.js";
 
 describe("openStore", () => {
@@ -21,4 +21,19 @@ describe("openStore", () => {
       process.chdir(previous);
     }
   });
+});
+
+describe("--store", () => {
+  it("--store with an unknown scheme (mysql://x) is refused with a usage error and creates nothing", async () => {
+    const cwd = temporaryDirectory("nous-scheme-cli-");
+    for (const args of [
+      ["sessions", "list", "--store", "mysql://x"],
+      ["run", "hi", "--store", "mysql://x"],
+    ]) {
+      const result = await runCli(args, { cwd });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain('unknown store scheme "mysql://"');
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  }, 60_000);
 });

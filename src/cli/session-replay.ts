@@ -6,24 +6,14 @@ import {
   type SessionEvent,
   type SessionStore,
 } from "../index.js";
-import { ReplayModel } from "../testing.js";
 import { type AnyAgent, loadAgentSource } from "./agent-loader.js";
 import { createBuiltinAssistant, recordedClock } from "./builtin-assistant.js";
-import { type CliIo, EXIT, existingSession, paint, printJson, UsageError } from "./cli-support.js";
-import { summarizeEvent } from "./session-timeline.js";
+import { CliExit, type CliIo, EXIT, paint, printJson, terminalText, UsageError } from "./cli-support.js";
+import { aliasesOf, compareTrees, readTree, type TreeDifference } from "./replay-tree.js";
+import { ReplayTreeModel } from "./replay-tree-model.js";
 
-type Normalized = { type: string; data: unknown };
-
-/**
- * An event without what legitimately differs between a recording and its replay (times, latency and
- * durations, model name).
- */
-function normalize(event: SessionEvent): Normalized {
-  const data = event.data;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return { type: event.type, data };
-  const { latencyMs: _latency, durationMs: _duration, model: _model, ...rest } = data as Record<string, unknown>;
-  return { type: event.type, data: rest };
-}
+/** The id of the replayed root session in the replay's own in-memory store. */
+const REPLAY_ROOT = "replay";
 
 /** The state deps a recorded session started with (its initial `context_update`). */
 function initialState(events: readonly SessionEvent[]): Record<string, unknown> {
@@ -54,10 +44,10 @@ function recordedRuns(events: readonly SessionEvent[]): { runId: string; prompt:
   return runs;
 }
 
-/** Plays the recorded runs again on `agent` into a fresh in-memory session and returns its log. */
+/** Plays the recorded runs again on `agent` into a fresh in-memory store (sub-agents' sessions included). */
 async function replayInto(agent: AnyAgent, recorded: readonly SessionEvent[], deps: Record<string, unknown>) {
   const store = new MemoryStore();
-  const sessionId = "replay";
+  const sessionId = REPLAY_ROOT;
   const decisions = recorded.filter((event) => event.type === "approval_decided");
   for (const run of recordedRuns(recorded)) {
     let step: () => Promise<unknown> = () =>
@@ -88,14 +78,21 @@ async function replayInto(agent: AnyAgent, recorded: readonly SessionEvent[], de
       }
     }
   }
-  return store.read(sessionId);
+  return store;
+}
+
+/** A compared event, in full, as indented pretty JSON safe for a terminal. */
+function fullEvent(event: TreeDifference["recorded"]): string {
+  return event === null ? "(no event)" : terminalText(JSON.stringify(event, null, 2)).replaceAll("\n", "\n  ");
 }
 
 /**
  * `nous sessions replay <id> [agent-file]`: re-runs a recorded session offline — the model answers
- * from the recording (ReplayModel), the tools run for real, recorded approval decisions are
- * applied again — and compares the new log with the recorded one, ignoring times, latencies and
- * model names. Exit 0 when they match, 5 when they differ.
+ * from the recording (the session's and its sub-agents', each conversation from its own), the
+ * tools run for real, recorded approval decisions are applied again — and compares the new logs
+ * with the recorded ones, the sub-agents' sessions by their path below the root. Times, latencies,
+ * model names and run ids are not compared. Exit 0 when they match, 5 when they differ, showing
+ * both sides of each session's first difference in full.
  */
 export async function replaySession(
   io: CliIo,
@@ -104,9 +101,11 @@ export async function replaySession(
   file: string | undefined,
   values: { json?: boolean; export?: string },
 ): Promise<number> {
-  await existingSession(store, id);
-  const recorded = await store.read(id);
-  const model = new ReplayModel(recorded);
+  if (!(await store.exists(id))) throw new CliExit(EXIT.notFound, `Session "${id}" not found`);
+  const aliases = await aliasesOf(store, id);
+  const recordedTree = await readTree(store, id, aliases);
+  const recorded = recordedTree[0]?.events ?? [];
+  const model = new ReplayTreeModel(recordedTree);
   let agent: AnyAgent;
   let liveDeps: Record<string, unknown> = {};
   if (file === undefined) {
@@ -121,43 +120,39 @@ export async function replaySession(
     agent = await source.build({ model });
     liveDeps = await source.liveDeps();
   }
-  const replayed = await replayInto(agent, recorded, { ...liveDeps, ...initialState(recorded) });
-  const length = Math.max(recorded.length, replayed.length);
-  let difference: { seq: number; recorded: Normalized | null; replayed: Normalized | null } | undefined;
-  for (let index = 0; index < length; index++) {
-    const expected = recorded[index];
-    const actual = replayed[index];
-    const left = expected && normalize(expected);
-    const right = actual && normalize(actual);
-    if (JSON.stringify(left) !== JSON.stringify(right)) {
-      difference = { seq: index + 1, recorded: left ?? null, replayed: right ?? null };
-      break;
-    }
-  }
-  const matches = difference === undefined;
+  const replayStore = await replayInto(agent, recorded, { ...liveDeps, ...initialState(recorded) });
+  const replayedTree = await readTree(replayStore, REPLAY_ROOT);
+  const differences = compareTrees({ tree: recordedTree, aliases }, { tree: replayedTree, aliases: [REPLAY_ROOT] });
+  const recordedEvents = recordedTree.reduce((sum, session) => sum + session.events.length, 0);
+  const replayedEvents = replayedTree.reduce((sum, session) => sum + session.events.length, 0);
+  const matches = differences.length === 0;
   if (values.json) {
     printJson(io, {
       sessionId: id,
       matches,
-      recordedEvents: recorded.length,
-      replayedEvents: replayed.length,
+      sessions: recordedTree.map((session) => ({ path: session.path, sessionId: session.sessionId })),
+      recordedEvents,
+      replayedEvents,
       modelResponsesUnused: model.unusedResponses(),
-      ...(difference ? { difference } : {}),
+      ...(matches ? {} : { difference: differences[0], differences }),
     });
-  } else {
-    const colors = paint(io);
-    if (matches) {
-      io.out(
-        `${colors.green("✓")} Replay matches the recording: ${recorded.length} events, ${model.requests.length} model responses replayed\n`,
-      );
-    } else if (difference !== undefined) {
-      const line = (event: SessionEvent | undefined) =>
-        event === undefined ? "(no event)" : `${event.type} ${summarizeEvent(event)}`;
-      io.out(`${colors.red("✗")} Replay differs from the recording at seq ${difference.seq}\n`);
-      io.out(`  recorded: ${line(recorded[difference.seq - 1])}\n`);
-      io.out(`  replayed: ${line(replayed[difference.seq - 1])}\n`);
-      io.out(`  (${recorded.length} recorded events, ${replayed.length} replayed)\n`);
-    }
+    return matches ? EXIT.ok : EXIT.replayMismatch;
   }
-  return matches ? EXIT.ok : EXIT.replayMismatch;
+  const colors = paint(io);
+  const sessions = recordedTree.length === 1 ? "" : ` in ${recordedTree.length} sessions (sub-agents by path)`;
+  if (matches) {
+    io.out(
+      `${colors.green("✓")} Replay matches the recording: ${recordedEvents} events${sessions}, ${model.answered} model responses replayed\n`,
+    );
+    return EXIT.ok;
+  }
+  for (const difference of differences) {
+    const where = difference.path === "." ? "" : ` in sub-agent session ${terminalText(difference.path)}`;
+    io.out(`${colors.red("✗")} Replay differs from the recording at seq ${difference.seq}${where}\n`);
+    io.out(`  recorded: ${fullEvent(difference.recorded)}\n`);
+    io.out(`  replayed: ${fullEvent(difference.replayed)}\n`);
+    io.out(`  (${difference.recordedEvents} recorded events, ${difference.replayedEvents} replayed)\n`);
+  }
+  io.out(colors.dim("Compared without times, latencies, model names and run ids; sub-agent sessions by path.\n"));
+  return EXIT.replayMismatch;
 }

@@ -2,10 +2,9 @@ import {
   type AssistantPart,
   isSurfaceType,
   projectDeps,
-  projectUsage,
   type SessionEvent,
   type SessionSummary,
-  type Usage,
+  type SessionUsage,
 } from "../index.js";
 import { type CliIo, paint, terminalText } from "./cli-support.js";
 import { formatUsage, preview } from "./render-stream.js";
@@ -70,21 +69,18 @@ function describeEvent(event: SessionEvent): string {
   }
 }
 
-/** The session's usage: tokens from the model responses, requests and tool calls counted from the log. */
-export function sessionUsage(events: readonly SessionEvent[]): Usage {
-  return {
-    ...projectUsage(events),
-    requests: events.filter((event) => event.type === "model_response").length,
-    toolCalls: events.filter((event) => event.type === "tool_call").length,
-  };
-}
-
 /**
  * Prints a session's timeline: a summary header, then one line per event. Surface events (what the
  * model sees) are marked "▌ surface"; bookkeeping events (audit, usage, approvals, lifecycle) are
- * indented and dimmed, so the transcript reads down the left edge.
+ * indented and dimmed, so the transcript reads down the left edge. The usage line is the session's
+ * total, its sub-agents included (`sessionUsage`), with each sub-agent's share below it.
  */
-export function renderTimeline(io: CliIo, summary: SessionSummary, events: readonly SessionEvent[]): void {
+export function renderTimeline(
+  io: CliIo,
+  summary: SessionSummary,
+  events: readonly SessionEvent[],
+  usage: SessionUsage,
+): void {
   const colors = paint(io);
   io.out(
     `${colors.bold(`Session ${terminalText(summary.sessionId)}`)} · ${summary.status} · ${summary.eventCount} events\n`,
@@ -113,7 +109,13 @@ export function renderTimeline(io: CliIo, summary: SessionSummary, events: reado
   io.out(
     `\n${surfaceCount} surface events (the model's messages), ${events.length - surfaceCount} bookkeeping events\n`,
   );
-  io.out(`Usage: ${formatUsage(sessionUsage(events))}\n`);
+  io.out(`Usage: ${formatUsage(usage.total)}\n`);
+  if (usage.children.length > 0) {
+    io.out(`${colors.dim(`  own: ${formatUsage(usage.own)}`)}\n`);
+    for (const child of usage.children) {
+      io.out(`${colors.dim(`  sub-agent ${terminalText(child.sessionId)}: ${formatUsage(child.total)}`)}\n`);
+    }
+  }
   let state: unknown;
   try {
     state = projectDeps(events, {});

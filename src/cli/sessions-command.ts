@@ -1,5 +1,12 @@
 import { writeFile } from "node:fs/promises";
-import { NousError, SESSION_STATUSES, type SessionStatus, type SessionStore, serializeLog } from "../index.js";
+import {
+  NousError,
+  SESSION_STATUSES,
+  type SessionStatus,
+  type SessionStore,
+  serializeLog,
+  sessionUsage,
+} from "../index.js";
 import {
   type CliIo,
   checkSessionIdArgument,
@@ -19,7 +26,7 @@ import { verifySessionsCommand } from "./session-verify.js";
 export const SESSIONS_HELP = `Usage: nous sessions <subcommand> [options]
 
 Subcommands:
-  list                       sessions, newest first
+  list                       sessions, newest first, with their tokens (sub-agents included)
       --status s[,s]         running, interrupted, completed, failed, awaiting_approval, idle
                              (interrupted: its run stopped midway and no process holds it
                              any more, e.g. after a crash once the lease expired: resume it)
@@ -28,7 +35,8 @@ Subcommands:
       --limit n              page size, 1 … 1000 (default 20)
       --cursor c             the next page (printed after a full page)
   show <id>                  the session's timeline: surface events (what the model sees)
-                             and bookkeeping events (audit, usage, lifecycle) told apart
+                             and bookkeeping events (audit, usage, lifecycle) told apart,
+                             then its usage: its own plus each sub-agent session's, once
   fork <id> --at <seq>       copy events 1 … seq into a new session (--new-id id)
   replay <id> [agent-file]   re-run the recording offline (ReplayModel) with the built-in
                              assistant's tools or the agent file's (a factory export), and
@@ -132,24 +140,30 @@ async function list(io: CliIo, store: SessionStore, values: Values, _rest: reado
     if (NousError.isInstance(error) && error.code === "invalid_store_argument") throw new UsageError(error.message);
     throw error;
   }
+  // Each session's total usage, its sub-agents included (the same computation as show and the inspector).
+  const sessions = [];
+  for (const summary of page.sessions) {
+    sessions.push({ ...summary, usage: (await sessionUsage(store, summary.sessionId)).total });
+  }
   if (values.json) {
-    printJson(io, page);
+    printJson(io, { ...page, sessions });
     return EXIT.ok;
   }
   const colors = paint(io);
-  if (page.sessions.length === 0) {
+  if (sessions.length === 0) {
     io.err("No sessions.\n");
     return EXIT.ok;
   }
-  const rows = page.sessions.map((session) => [
+  const rows = sessions.map((session) => [
     session.sessionId,
     session.status,
     session.agent ?? "-",
     session.model ?? "-",
     String(session.eventCount),
+    String(session.usage.totalTokens),
     session.updatedAt.replace("T", " ").slice(0, 19),
   ]);
-  const header = ["SESSION", "STATUS", "AGENT", "MODEL", "EVENTS", "UPDATED"];
+  const header = ["SESSION", "STATUS", "AGENT", "MODEL", "EVENTS", "TOKENS", "UPDATED"];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
   );
@@ -170,8 +184,9 @@ async function show(io: CliIo, store: SessionStore, values: Values, rest: readon
   const id = rest[0] as string;
   const summary = await existingSession(store, id);
   const events = await store.read(id);
-  if (values.json) printJson(io, { summary, events });
-  else renderTimeline(io, summary, events);
+  const usage = await sessionUsage(store, id, events);
+  if (values.json) printJson(io, { summary, usage, events });
+  else renderTimeline(io, summary, events, usage);
   return EXIT.ok;
 }
 

@@ -26,7 +26,7 @@ describe("nous sessions list", () => {
     const table = await cli("sessions", "list");
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^SESSION\s+STATUS\s+AGENT\s+MODEL\s+EVENTS\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^SESSION\s+STATUS\s+AGENT\s+MODEL\s+EVENTS\s+TOKENS\s+UPDATED$/);
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(["slow-1", "mail-1", "s1"]);
     expect(table.stdout).toMatch(/mail-1\s+awaiting_approval\s+mailer\s+function:mailer/);
 
@@ -152,7 +152,8 @@ describe("nous sessions replay", () => {
     expect(diverged.code).toBe(5);
     expect(json(diverged)).toMatchObject({ matches: false, difference: { seq: expect.any(Number) } });
     const text = await cli("sessions", "replay", "slow-1");
-    expect(text.stdout).toMatch(/✗ Replay differs from the recording at seq \d+\n {2}recorded: .+\n {2}replayed: /);
+    expect(text.stdout).toMatch(/✗ Replay differs from the recording at seq \d+\n {2}recorded: \{\n {4}"type": /);
+    expect(text.stdout).toMatch(/\n {2}replayed: (\{\n {4}"type": |\(no event\))/);
     const instance = await cli("sessions", "replay", "slow-1", join(FIXTURES, "echo-agent.mjs"), "--export", "echo");
     expect(instance.code).toBe(2);
     expect(instance.stderr).toContain("export a factory");

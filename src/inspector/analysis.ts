@@ -4,14 +4,14 @@
  * latency, and usage and cost totals. Pure functions over events read through the public API.
  */
 import {
-  emptyUsage,
   isPlainObject,
   isSurfaceType,
   type Message,
   projectDeps,
   projectMessages,
-  projectUsage,
   type SessionEvent,
+  type SessionUsage,
+  UNKNOWN_MODEL,
   type Usage,
 } from "../index.js";
 import { costOf } from "./pricing.js";
@@ -47,10 +47,15 @@ export interface RequestStat {
   readonly cost: number | undefined;
 }
 
-/** Usage and cost of a whole session. */
+/** Usage and cost of a whole session, its sub-agent sessions included. */
 export interface SessionTotals {
+  /** The session's own usage plus each sub-agent session's, once (`sessionUsage(…).total`). */
   readonly usage: Usage;
-  /** USD over the priced requests; undefined when no request has a known price. */
+  /** What the session's own runs used. */
+  readonly ownUsage: Usage;
+  /** Each direct sub-agent session and its total (grandchildren included). */
+  readonly subAgents: readonly { readonly sessionId: string; readonly usage: Usage }[];
+  /** USD over the priced requests, sub-agents' included; undefined when no request has a known price. */
   readonly cost: number | undefined;
   /** True when some requests were of models without a known price (the cost then covers the rest). */
   readonly costPartial: boolean;
@@ -159,27 +164,28 @@ export function requestStats(events: readonly SessionEvent[]): RequestStat[] {
   return stats;
 }
 
-/** Usage (the log's own projection), cost over the priced requests, and the surface/bookkeeping split. */
-export function sessionTotals(events: readonly SessionEvent[]): SessionTotals {
-  // `model_response` usage carries tokens only, so requests and tool calls are counted from the log.
-  let usage = emptyUsage;
-  try {
-    usage = projectUsage(events);
-  } catch {
-    usage = emptyUsage;
-  }
-  const responses = events.filter((event) => event.type === "model_response").length;
-  const dispatched = events.filter((event) => event.type === "tool_call").length;
-  usage = { ...usage, requests: Math.max(usage.requests, responses), toolCalls: Math.max(usage.toolCalls, dispatched) };
+/**
+ * A session's totals from its events and its `sessionUsage` (the one computation the CLI shares):
+ * usage with every sub-agent session counted once, cost priced per model over that usage, and
+ * the surface/bookkeeping split of its own events.
+ *
+ * @example
+ * const events = await store.read("team");
+ * sessionTotals(events, await sessionUsage(store, "team", events)).usage.totalTokens;
+ */
+export function sessionTotals(events: readonly SessionEvent[], usage: SessionUsage): SessionTotals {
   let cost: number | undefined;
   let costPartial = false;
-  for (const stat of requestStats(events)) {
-    if (stat.cost === undefined) costPartial = true;
-    else cost = (cost ?? 0) + stat.cost;
+  for (const [model, used] of Object.entries(usage.byModel)) {
+    const priced = model === UNKNOWN_MODEL ? undefined : costOf(model, used);
+    if (priced === undefined) costPartial = true;
+    else cost = (cost ?? 0) + priced;
   }
   const surfaceEvents = events.filter((event) => isSurfaceType(event.type)).length;
   return {
-    usage,
+    usage: usage.total,
+    ownUsage: usage.own,
+    subAgents: usage.children.map((child) => ({ sessionId: child.sessionId, usage: child.total })),
     cost,
     costPartial: costPartial && cost !== undefined,
     surfaceEvents,

@@ -20,6 +20,7 @@ import {
   type SessionStatus,
   type SessionStore,
   type SessionSummary,
+  sessionUsage,
 } from "../index.js";
 import { requestStats, sessionTotals, stateAt } from "./analysis.js";
 
@@ -59,18 +60,23 @@ function errorStatus(error: unknown): 400 | 404 | 409 | 500 {
   return 500;
 }
 
+/** The totals of a session: usage and cost with its sub-agent sessions counted once (`sessionUsage`). */
+async function totalsOf(store: SessionStore, sessionId: string, events: readonly SessionEvent[]) {
+  return sessionTotals(events, await sessionUsage(store, sessionId, events));
+}
+
 /** A session's summary with what the list and the header show: usage, cost, pending approvals. */
-function sessionView(summary: SessionSummary, events: readonly SessionEvent[]) {
+async function sessionView(store: SessionStore, summary: SessionSummary, events: readonly SessionEvent[]) {
   return {
     ...summary,
-    totals: sessionTotals(events),
+    totals: await totalsOf(store, summary.sessionId, events),
     pendingApprovals: pendingApprovalsOf(summary.sessionId, events),
   };
 }
 
 /** Everything the page shows about a session, from its events. */
-function sessionDetail(summary: SessionSummary, events: readonly SessionEvent[]) {
-  return { ...sessionView(summary, events), events, requests: requestStats(events) };
+async function sessionDetail(store: SessionStore, summary: SessionSummary, events: readonly SessionEvent[]) {
+  return { ...(await sessionView(store, summary, events)), events, requests: requestStats(events) };
 }
 
 function parseSeq(text: string | undefined): number | undefined {
@@ -114,7 +120,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
       limit,
     });
     const sessions = await Promise.all(
-      page.sessions.map(async (summary) => sessionView(summary, await store.read(summary.sessionId))),
+      page.sessions.map(async (summary) => sessionView(store, summary, await store.read(summary.sessionId))),
     );
     return c.json({ sessions, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
   });
@@ -123,7 +129,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const sessionId = c.req.param("id");
     const summary = await store.get(sessionId);
     if (summary === undefined) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(sessionDetail(summary, await store.read(sessionId)));
+    return c.json(await sessionDetail(store, summary, await store.read(sessionId)));
   });
 
   api.get("/sessions/:id/events", async (c) => {
@@ -152,7 +158,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
   api.get("/sessions/:id/usage", async (c) => {
     const sessionId = c.req.param("id");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(sessionTotals(await store.read(sessionId)));
+    return c.json(await totalsOf(store, sessionId, await store.read(sessionId)));
   });
 
   api.get("/sessions/:id/stream", async (c) => {
@@ -172,7 +178,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
             after = fresh.at(-1)?.seq ?? after;
             const summary = await store.get(sessionId);
             const events = await store.read(sessionId);
-            const detail = summary === undefined ? undefined : sessionDetail(summary, events);
+            const detail = summary === undefined ? undefined : await sessionDetail(store, summary, events);
             await stream.writeSSE({
               event: "events",
               id: String(after),

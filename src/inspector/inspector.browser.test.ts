@@ -5,24 +5,20 @@
  * chart and totals, approving a pending call so the run continues live, and forking. Screenshots go
  * to test-artifacts/inspector/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../index.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { startInspector } from "./server.js";
+import { chromiumAvailable, launchChromium } from "./test-support/chromium.js";
 import { recordSessions, resumeShop } from "./test-support/sessions.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/inspector/", import.meta.url));
-const available = existsSync(CHROMIUM);
-if (!available) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: CI must install chromium for the inspector tests`);
-  console.log(`inspector browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
-}
+const available = chromiumAvailable();
 
 // Skipped only on a developer machine without Chromium (announced above); under CI it fails instead.
 describe.skipIf(!available)("the inspector page in Chromium", () => {
@@ -44,18 +40,7 @@ describe.skipIf(!available)("the inspector page in Chromium", () => {
       token: "browser-token-0123456789abcdefghijklmnop",
       resume: (sessionId) => resumeShop(shop, store, sessionId),
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {

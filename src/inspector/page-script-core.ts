@@ -2,6 +2,8 @@
  * The inspector's browser script, part 2: API calls, the sessions list, routing, the session view,
  * live updates (EventSource), approvals and forks.
  */
+import { MAX_IDENTIFIER_LENGTH } from "../index.js";
+
 export const CORE_SCRIPT = String.raw`
 const $ = (id) => document.getElementById(id);
 const app = { sessionId: undefined, session: undefined, events: [], source: undefined, cursor: undefined };
@@ -71,6 +73,14 @@ function renderHead(session) {
       el("div", {}, [el("b", { text: String(usage.toolCalls) }), "tool calls"]),
       el("div", {}, [el("b", { id: "cost", text: formatCost(session.totals.cost) + (session.totals.costPartial ? "+" : "") }), "cost (USD)"]),
       el("div", {}, [el("b", { text: session.totals.surfaceEvents + " / " + session.totals.bookkeepingEvents }), "surface / bookkeeping"]),
+    ]),
+    session.totals.subAgents.length > 0 && el("div", { className: "meta", id: "sub-agents" }, [
+      "Totals include sub-agents (own: " + session.totals.ownUsage.totalTokens + " tokens): ",
+      ...session.totals.subAgents.flatMap((child, index) => [
+        index > 0 ? " · " : "",
+        el("a", { href: "#/s/" + encodeURIComponent(child.sessionId), text: child.sessionId }),
+        " " + child.usage.totalTokens + " tokens",
+      ]),
     ]),
   ]);
 }
@@ -186,6 +196,11 @@ function follow(sessionId, after) {
 }
 
 async function openSession(sessionId, seq) {
+  if (sessionId.length > ${MAX_IDENTIFIER_LENGTH}) {
+    // No store holds such an id; asking for it would only meet the server's header limit (431).
+    notify("Invalid session id: it is " + sessionId.length + " characters long; at most ${MAX_IDENTIFIER_LENGTH} are allowed");
+    return;
+  }
   try {
     const detail = await api(sessionPath(sessionId));
     if (app.sessionId !== sessionId) {
@@ -202,7 +217,7 @@ async function openSession(sessionId, seq) {
     }
     follow(sessionId, detail.lastSeq);
   } catch (error) {
-    notify("Could not open " + sessionId + ": " + error.message);
+    notify("Could not open " + short(sessionId, 80) + ": " + error.message);
   }
 }
 

@@ -109,6 +109,15 @@ export function defineListCases({ store }: ConformanceContext): void {
       expect((await ids({ updatedBefore: cut })).sort()).toEqual(["done-1", "fail-1", "idle-1", "run-1", "wait-1"]);
     });
 
+    it("searches a literal substring of the id: a sub-agent's parent path finds its children ('/', '%' and '_' are plain characters)", async () => {
+      for (const id of ["team", "team/r1", "team/r1/n1", "Team/X", "teams/a", "te%m/y", "te_m/z", "tea/m"]) {
+        await appendTo(id, [["note", {}]]);
+      }
+      expect((await ids({ search: "team/" })).sort()).toEqual(["Team/X", "team/r1", "team/r1/n1"]);
+      expect(await ids({ search: "te%m/" })).toEqual(["te%m/y"]);
+      expect(await ids({ search: "te_m/" })).toEqual(["te_m/z"]);
+    });
+
     it("returns no cursor when everything fits, and rejects bad cursors and limits", async () => {
       await appendTo("only", [["note", {}]]);
       const page = await store().list({ limit: 1 });
