@@ -31,6 +31,8 @@ export interface ParentRun {
   /** The parent run's seam (`context.seam` in the delegating tool). */
   readonly seam: RunSeam;
   readonly sessionId?: string;
+  /** The parent run's id: a parent run re-running its call (after a pause) finds its child by it. */
+  readonly runId?: string;
   readonly toolCallId: string;
 }
 
@@ -256,7 +258,11 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         parent:
           options?.parent === undefined
             ? undefined
-            : { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId },
+            : {
+                sessionId: options.parent.sessionId,
+                runId: options.parent.runId,
+                toolCallId: options.parent.toolCallId,
+              },
       },
       context,
     );

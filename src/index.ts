@@ -43,6 +43,7 @@ export {
 export {
   AllModelsFailedError,
   ApprovalArgumentsError,
+  type ApprovalPathStep,
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
@@ -167,6 +168,7 @@ export {
   addUsage,
   type BuiltinEvent,
   type BuiltinEventType,
+  type ChildPause,
   type CustomEvent,
   deserializeLog,
   type EventDataMap,

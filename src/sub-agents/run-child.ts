@@ -1,4 +1,4 @@
-import type { Agent, RunArguments, SessionRunOptions } from "../agent.js";
+import type { Agent, ResumeArguments, ResumeOptions, RunArguments, SessionRunOptions } from "../agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME } from "../runner/output-spec.js";
 import type { Prompt, RunResult } from "../runner/types.js";
@@ -51,4 +51,19 @@ export async function runChild<D extends object, O>(
     next = await iterator.next();
   }
   throw new Error(`Sub-agent "${label}": the run ended without a result`);
+}
+
+/**
+ * Resumes a child run that paused (its approval is decided) or was interrupted, from its session:
+ * the child's tools are checked against `allowed` first, as for a new child.
+ */
+export async function resumeChild<D extends object, O>(
+  agent: Agent<D, O>,
+  label: string,
+  sessionId: string,
+  options: ResumeOptions<D>,
+  allowed: readonly string[],
+): Promise<RunResult<O, D>> {
+  checkToolSubset(label, agent.toolNames, allowed);
+  return agent.resume(sessionId, ...([options] as ResumeArguments<D>));
 }
