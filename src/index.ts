@@ -13,6 +13,7 @@ export {
   type DecideApprovalOptions,
   decideApproval,
   hashArgs,
+  type ListPendingApprovalsOptions,
   listPendingApprovals,
   type PendingApproval,
   pendingApprovalsOf,
