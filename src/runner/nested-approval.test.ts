@@ -247,6 +247,48 @@ describe("nested approvals", () => {
     checkProjections(result, {});
   });
 
+  it("resumes a dispatching tool that is not replayable, also after a resume before the decision paused it again", async () => {
+    const build = (resumed: boolean) => {
+      const { ran, tools } = counted();
+      // Dispatches add, then transfer, through the seam; it is neither replayable nor idempotent.
+      const dispatch = tool({
+        name: "dispatch",
+        description: "x",
+        input: z.object({}),
+        execute: async (_args, context) => {
+          const call = (toolName: string, args: unknown, n: number) =>
+            context.seam?.callTool({
+              toolName,
+              args,
+              parentToolCallId: context.toolCallId ?? "",
+              toolCallId: `${context.toolCallId}.${n}`,
+            });
+          const sum = await call("add", { a: 1, b: 1 }, 1);
+          const paid = await call("transfer", { amount: 2 }, 2);
+          return [sum?.result, paid?.result];
+        },
+      });
+      const steps = [{ toolCalls: [{ id: "d", name: "dispatch", args: {} }] }, { text: "done" }];
+      const model = new ScriptedModel(resumed ? steps.slice(1) : steps);
+      return { agent: new Agent({ model, tools: [dispatch, ...tools] }), ran, model };
+    };
+    const store = new MemoryStore();
+    const first = build(false);
+    await expect(first.agent.run("go", { sessionId: "dispatch", store })).rejects.toThrow(ApprovalPendingError);
+    const early = build(true);
+    await expect(early.agent.resume("dispatch", { store })).rejects.toThrow(ApprovalPendingError);
+    const [approval] = await listPendingApprovals(store);
+    if (approval === undefined) throw new Error("no pending approval");
+    await decideApproval(store, approval, { type: "approve" });
+    const last = build(true);
+    const result = await last.agent.resume("dispatch", { store });
+    expect(result.output).toBe("done");
+    expect([first.ran, early.ran, last.ran]).toEqual([["add 1+1"], [], ["transfer 2"]]);
+    expect(toolMessage(last.model).result).toEqual([2, { moved: 2 }]);
+    expect(of(result.log, "approval_requested")).toHaveLength(1);
+    checkProjections(result, {});
+  });
+
   it("keeps the results of the turn's other parallel calls when a nested approval pauses the run", async () => {
     const store = new MemoryStore();
     const { ran, tools } = counted();

@@ -80,13 +80,16 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
 /**
  * The calls of a turn that paused the run and are still open: a call whose nested call asked for
  * approval (`approval_requested` naming it as parent) or whose sub-agent did (`subagent_paused`),
- * and every call above it, each only when the pause came after its latest intent. A resumed run
- * runs them again (their nested calls replay from the log; a sub-agent resumes its child): they
- * are not in doubt.
+ * and every call above it — when the pause came after its latest intent, or when the nested request
+ * has not run yet (a resume before the decision pauses again without asking again). A resumed run
+ * runs them again (their nested calls replay from the log; a sub-agent resumes its child): they are
+ * not in doubt.
  */
 function pausedCalls(events: readonly SessionEvent[]): ReadonlySet<string> {
   const parents = new Map<string, string>();
   const paused = new Set<string>();
+  /** Nested requests that neither ran nor were refused yet, with their parents. */
+  const waiting = new Map<string, string>();
   const pauseFrom = (id: string | undefined) => {
     const seen = new Set<string>();
     for (let current = id; current !== undefined && !seen.has(current); current = parents.get(current)) {
@@ -100,12 +103,17 @@ function pausedCalls(events: readonly SessionEvent[]): ReadonlySet<string> {
     if (id === undefined) continue;
     if (event.type === "tool_call") {
       paused.delete(id);
+      waiting.delete(id);
       if (typeof data.parentToolCallId === "string") parents.set(id, data.parentToolCallId);
+    } else if (event.type === "tool_call_refused") {
+      waiting.delete(id);
     } else if (event.type === "approval_requested" && typeof data.parentToolCallId === "string") {
+      waiting.set(id, data.parentToolCallId);
       pauseFrom(data.parentToolCallId);
     } else if (event.type === SUBAGENT_PAUSED) {
       pauseFrom(id);
     }
   }
+  for (const parent of waiting.values()) pauseFrom(parent);
   return paused;
 }
