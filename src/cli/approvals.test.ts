@@ -91,7 +91,9 @@ describe("nous approvals", () => {
 
   it("lists a sub-agent's request with the way to it from the root; approving it resumes the root, then the child", async () => {
     const lead = ["--export", "delegator"];
-    expect((await cli("run", agent, "hi team", "--session", "lead", ...lead)).code).toBe(3);
+    const paused = await cli("run", agent, "hi team", "--session", "lead", ...lead);
+    expect(paused.code).toBe(3);
+    expect(paused.stderr).toMatch(/nous approvals approve lead\/lead_\w+ mail_\w+/);
     const all = json<(Pending & { path?: { sessionId: string; toolCallId: string }[] })[]>(
       await cli("approvals", "list", "--json"),
     );

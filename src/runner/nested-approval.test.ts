@@ -289,6 +289,47 @@ describe("nested approvals", () => {
     checkProjections(result, {});
   });
 
+  it("pauses once for all the approvals a tool's concurrent nested calls wait on", async () => {
+    const build = (resumed: boolean) => {
+      const { ran, tools } = counted();
+      const both = tool({
+        name: "both",
+        description: "x",
+        input: z.object({}),
+        execute: async (_args, context) =>
+          Promise.all(
+            [1, 2].map(async (amount) => {
+              const outcome = await context.seam?.callTool({
+                toolName: "transfer",
+                args: { amount },
+                parentToolCallId: context.toolCallId ?? "",
+                toolCallId: `${context.toolCallId}.${amount}`,
+              });
+              return outcome?.result;
+            }),
+          ),
+      });
+      const steps = [{ toolCalls: [{ id: "b", name: "both", args: {} }] }, { text: "done" }];
+      return {
+        agent: new Agent({ model: new ScriptedModel(resumed ? steps.slice(1) : steps), tools: [both, ...tools] }),
+        ran,
+      };
+    };
+    const store = new MemoryStore();
+    const paused = await build(false)
+      .agent.run("go", { sessionId: "both", store })
+      .catch((error: unknown) => error);
+    expect((paused as ApprovalPendingError).pending.map((call) => call.toolCallId).sort()).toEqual(["b.1", "b.2"]);
+    const pending = await listPendingApprovals(store);
+    expect(pending.map((approval) => approval.toolCallId).sort()).toEqual(["b.1", "b.2"]);
+    for (const approval of pending) await decideApproval(store, approval, { type: "approve" });
+    const last = build(true);
+    const result = await last.agent.resume("both", { store });
+    expect(result.output).toBe("done");
+    expect([...last.ran].sort()).toEqual(["transfer 1", "transfer 2"]);
+    checkProjections(result, {});
+  });
+
   it("keeps the results of the turn's other parallel calls when a nested approval pauses the run", async () => {
     const store = new MemoryStore();
     const { ran, tools } = counted();
