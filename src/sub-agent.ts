@@ -74,6 +74,10 @@ export interface Delegation<O, CD extends object, PD extends object> {
  * - The child's usage is added to the parent run's usage exactly once, also when it fails.
  * - The parent's abort signal (and the tool's timeout) reaches the child; nesting is bounded by
  *   `maxDepth` (default 3).
+ * - A child that pauses for approval pauses the parent run (`subagent_paused`; with a session
+ *   store): its request is listed with its `path` from the root, and resuming the root runs this
+ *   tool again, which resumes that child (or takes its result, when it completed meanwhile) instead
+ *   of starting another. Whatever else the tool does before `delegate` must be safe to repeat.
  *
  * Resolves with the child's output and an `update` to return from the tool. Rejects with
  * `SubAgentFailedError` (carrying `update` with `subagent_failed`, the child's `usage` and `log`)
@@ -180,7 +184,8 @@ export async function delegate<PD extends object, CD extends object, O>(
  * A tool that runs `agent` as a sub-agent when the parent's model calls it (see `delegate` for the
  * semantics). The child's output is the tool's result. When the child fails — depth limit, a tool
  * the parent does not allow, its own error — the parent's model gets `Sub-agent "…" failed (code): …`
- * as the result and the parent's log gets `subagent_failed`; the parent run goes on. Cancellation of
+ * as the result and the parent's log gets `subagent_failed`; the parent run goes on. A child waiting
+ * for approval pauses the parent (see `delegate`). Cancellation of
  * the parent run cancels the child and fails the parent run as usual.
  *
  * @example
