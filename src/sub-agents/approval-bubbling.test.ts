@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
-import { decideApproval, listPendingApprovals } from "../approvals.js";
+import { Agent } from "../agent/agent.js";
+import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
 import { codeMode } from "../code-mode/code-mode.js";
 import { ApprovalPendingError } from "../errors/index.js";
 import { ScriptedModel } from "../models/scripted-model.js";
@@ -9,9 +9,9 @@ import type { SessionEvent } from "../session/events.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { agentAsTool } from "../sub-agent.js";
 import { checkProjections } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
+import { agentAsTool } from "./sub-agent.js";
 import { u, usage } from "./test-fixtures.js";
 
 /** A transfer that needs approval, counting its executions. */

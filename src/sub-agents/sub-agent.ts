@@ -1,22 +1,22 @@
-import type { Agent, ResumeOptions } from "./agent.js";
-import { ContextUpdate } from "./context/context-update.js";
-import { NousError } from "./errors/nous-error.js";
-import { ApprovalPendingError, CancelledError } from "./errors/run-errors.js";
-import type { Prompt, RunResult, UsageLimits } from "./runner/types.js";
-import type { SessionEvent } from "./session/events.js";
-import type { RunContext } from "./session/run-context.js";
-import { emptyUsage, type Usage } from "./session/usage.js";
-import type { SessionStore } from "./store/session-store.js";
-import { usageFromLog } from "./sub-agents/child-usage.js";
-import { type DefaultSubAgentInput, defaultSubAgentInput } from "./sub-agents/default-input.js";
-import { findEarlierChild } from "./sub-agents/earlier-child.js";
-import { SubAgentContextError, SubAgentFailedError } from "./sub-agents/errors.js";
-import { resumeChild, runChild } from "./sub-agents/run-child.js";
-import type { InferSchema, SchemaInput } from "./tools/schema.js";
-import { type Tool, tool } from "./tools/tool.js";
+import type { Agent, ResumeOptions } from "../agent/agent.js";
+import { ContextUpdate } from "../context/context-update.js";
+import { NousError } from "../errors/nous-error.js";
+import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
+import type { Prompt, RunResult, UsageLimits } from "../runner/types.js";
+import type { SessionEvent } from "../session/events.js";
+import type { RunContext } from "../session/run-context.js";
+import { emptyUsage, type Usage } from "../session/usage.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { InferSchema, SchemaInput } from "../tools/schema.js";
+import { type Tool, tool } from "../tools/tool.js";
+import { usageFromLog } from "./child-usage.js";
+import { type DefaultSubAgentInput, defaultSubAgentInput } from "./default-input.js";
+import { findEarlierChild } from "./earlier-child.js";
+import { SubAgentContextError, SubAgentFailedError } from "./errors.js";
+import { resumeChild, runChild } from "./run-child.js";
 
-export type { DefaultSubAgentInput } from "./sub-agents/default-input.js";
-export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./sub-agents/errors.js";
+export type { DefaultSubAgentInput } from "./default-input.js";
+export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./errors.js";
 
 /** `deps` is required when the child's deps type has required keys. */
 type ChildDepsOption<PD extends object, CD extends object> = {} extends CD

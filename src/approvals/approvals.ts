@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { UserError } from "./errors/nous-error.js";
-import type { ApprovalPathStep } from "./errors/run-errors.js";
-import { ApprovalArgumentsError } from "./errors/user-errors.js";
-import { readApprovals } from "./session/approval-state.js";
-import type { SessionEvent } from "./session/events.js";
-import type { SessionStore } from "./store/session-store.js";
-import type { ValidationResult } from "./tools/schema.js";
+import { UserError } from "../errors/nous-error.js";
+import type { ApprovalPathStep } from "../errors/run-errors.js";
+import { ApprovalArgumentsError } from "../errors/user-errors.js";
+import { readApprovals } from "../session/approval-state.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { ValidationResult } from "../tools/schema.js";
 
 /** A tool call waiting for a human or policy decision, bound to its session, call, tool and arguments. */
 export interface PendingApproval {
