@@ -14,6 +14,7 @@ export {
   type DecideApprovalOptions,
   decideApproval,
   hashArgs,
+  type ListPendingApprovalsOptions,
   listPendingApprovals,
   type PendingApproval,
   pendingApprovalsOf,
@@ -44,6 +45,7 @@ export {
 export {
   AllModelsFailedError,
   ApprovalArgumentsError,
+  type ApprovalPathStep,
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
@@ -168,6 +170,7 @@ export {
   addUsage,
   type BuiltinEvent,
   type BuiltinEventType,
+  type ChildPause,
   type CustomEvent,
   deserializeLog,
   type EventDataMap,

@@ -223,7 +223,11 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         parent:
           options?.parent === undefined
             ? undefined
-            : { sessionId: options.parent.sessionId, toolCallId: options.parent.toolCallId },
+            : {
+                sessionId: options.parent.sessionId,
+                runId: options.parent.runId,
+                toolCallId: options.parent.toolCallId,
+              },
       },
       context,
     );

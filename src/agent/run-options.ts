@@ -8,6 +8,8 @@ export interface ParentRun {
   /** The parent run's seam (`context.seam` in the delegating tool). */
   readonly seam: RunSeam;
   readonly sessionId?: string;
+  /** The parent run's id: a parent run re-running its call (after a pause) finds its child by it. */
+  readonly runId?: string;
   readonly toolCallId: string;
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors/nous-error.js";
+import type { ApprovalPathStep } from "../errors/run-errors.js";
 import { ApprovalArgumentsError } from "../errors/user-errors.js";
+import { readApprovals } from "../session/approval-state.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ValidationResult } from "../tools/schema.js";
@@ -14,6 +16,16 @@ export interface PendingApproval {
   /** SHA-256 of the canonical JSON of `args`: a decision must name it, so it cannot approve other arguments. */
   readonly argsHash: string;
   readonly requestedAt: string;
+  /** Set for a nested call (made by a code-mode program or another dispatching tool): the call that made it. */
+  readonly parentToolCallId?: string;
+  /**
+   * Set by `listPendingApprovals` when the request is in a sub-agent's session: the delegating calls
+   * from the root session down to this request, e.g.
+   * `[{ sessionId: "u42", toolCallId: "r1" }, { sessionId: "u42/r1", toolCallId: "t1" }]`. Decide it
+   * in its own session (`sessionId`), then resume `path[0].sessionId` with the root agent: the root
+   * resumes the child, then goes on.
+   */
+  readonly path?: readonly ApprovalPathStep[];
 }
 
 /** What a decision says. `edit` approves with other arguments. */
@@ -57,43 +69,106 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** The approvals a session's log holds that are requested and not yet decided. */
+/** The approvals a session's log holds that are requested and not yet decided (without `path`: see `listPendingApprovals`). */
 export function pendingApprovalsOf(sessionId: string, events: readonly SessionEvent[]): PendingApproval[] {
-  const pending = new Map<string, PendingApproval>();
-  for (const event of events) {
-    const data = event.data as { toolCallId?: string; toolName?: string; args?: unknown };
-    if (event.type === "approval_requested" && data.toolCallId && data.toolName) {
-      pending.set(data.toolCallId, {
-        sessionId,
-        toolCallId: data.toolCallId,
-        toolName: data.toolName,
-        args: data.args,
-        argsHash: hashArgs(data.args),
-        requestedAt: event.at,
-      });
-    }
-    if (event.type === "approval_decided" && data.toolCallId) pending.delete(data.toolCallId);
-  }
-  return [...pending.values()];
+  return [...readApprovals(events).pending.values()].map((request) => ({
+    sessionId,
+    toolCallId: request.toolCallId,
+    toolName: request.toolName,
+    args: request.args,
+    argsHash: hashArgs(request.args),
+    requestedAt: request.at,
+    ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
+  }));
+}
+
+/** Options of `listPendingApprovals`. */
+export interface ListPendingApprovalsOptions {
+  /** Only this session's pending approvals (with their paths), whatever its status. */
+  readonly sessionId?: string;
 }
 
 /**
- * Every pending approval across the store's sessions, oldest session first within each page.
+ * Every pending approval across the store's sessions, oldest session first within each page — or,
+ * with `sessionId`, that session's. A request inside a sub-agent's session carries its `path` from
+ * the root session (a root paused on a child's approval is itself listed as awaiting approval by
+ * `store.list`, but its request is the child's, listed once, here).
  *
  * @example
  * for (const approval of await listPendingApprovals(store)) console.log(approval.toolName, approval.args);
  */
-export async function listPendingApprovals(store: SessionStore): Promise<PendingApproval[]> {
+export async function listPendingApprovals(
+  store: SessionStore,
+  options: ListPendingApprovalsOptions = {},
+): Promise<PendingApproval[]> {
+  const logs = new Map<string, Promise<readonly SessionEvent[]>>();
+  const read = (sessionId: string) => {
+    let log = logs.get(sessionId);
+    if (log === undefined) {
+      log = store.read(sessionId);
+      logs.set(sessionId, log);
+    }
+    return log;
+  };
   const found: PendingApproval[] = [];
+  const collect = async (sessionId: string) => {
+    const pending = pendingApprovalsOf(sessionId, await read(sessionId));
+    if (pending.length === 0) return;
+    const parents = await parentChain(sessionId, read);
+    for (const approval of pending) {
+      found.push(
+        parents.length === 0
+          ? approval
+          : { ...approval, path: [...parents, { sessionId, toolCallId: approval.toolCallId }] },
+      );
+    }
+  };
+  if (options.sessionId !== undefined) {
+    await collect(options.sessionId);
+    return found;
+  }
   let cursor: string | undefined;
   do {
     const page = await store.list({ status: "awaiting_approval", limit: 200, cursor });
-    for (const summary of page.sessions) {
-      found.push(...pendingApprovalsOf(summary.sessionId, await store.read(summary.sessionId)));
-    }
+    for (const summary of page.sessions) await collect(summary.sessionId);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return found;
+}
+
+/** How deep `parentChain` follows parents (sub-agents nest `maxDepth`, default 3, deep). */
+const MAX_PATH = 64;
+
+/** The delegating calls above a sub-agent's session, root first; empty for a root session. */
+async function parentChain(
+  sessionId: string,
+  read: (sessionId: string) => Promise<readonly SessionEvent[]>,
+): Promise<ApprovalPathStep[]> {
+  const chain: ApprovalPathStep[] = [];
+  const seen = new Set([sessionId]);
+  let link = parentOf(sessionId, await read(sessionId));
+  while (link !== undefined && !seen.has(link.sessionId) && chain.length < MAX_PATH) {
+    chain.unshift(link);
+    seen.add(link.sessionId);
+    link = parentOf(link.sessionId, await read(link.sessionId));
+  }
+  return chain;
+}
+
+/**
+ * The parent session and delegating call a sub-agent's latest run names in its `run_started`, if
+ * any — and only when the session is that call's child (`<parent>/<call>…`), not a fork of one.
+ */
+function parentOf(sessionId: string, events: readonly SessionEvent[]): ApprovalPathStep | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type !== "run_started") continue;
+    const data = event.data as { parentSessionId?: unknown; parentToolCallId?: unknown };
+    if (typeof data.parentSessionId !== "string" || typeof data.parentToolCallId !== "string") return undefined;
+    const childOf = sessionId.startsWith(`${data.parentSessionId}/${data.parentToolCallId}`);
+    return childOf ? { sessionId: data.parentSessionId, toolCallId: data.parentToolCallId } : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   listPendingApprovals,
   NousError,
   type PendingApproval,
-  pendingApprovalsOf,
 } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
@@ -32,7 +31,9 @@ Subcommands:
                                         reject; the model is told the reason
 
 After a decision, once the session has no other pending approval, the run resumes with
-the built-in assistant (or --agent file) and its answer is printed.
+the built-in assistant (or --agent file) and its answer is printed. A sub-agent's request
+(listed with "via" its root session) is decided in the sub-agent's session; the root
+session resumes, and with it the sub-agent.
 
 Options:
   --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
@@ -83,7 +84,7 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
     const session = sessionId as string;
     const events = await store.read(session);
     if (events.length === 0) throw new CliExit(EXIT.notFound, `Session "${session}" not found`);
-    const pending = pendingApprovalsOf(session, events);
+    const pending = await listPendingApprovals(store, { sessionId: session });
     const approval = pending.find((item) => item.toolCallId === callId);
     if (approval === undefined) {
       throw new CliExit(
@@ -133,15 +134,17 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
       return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
     }
     const { source, agent } = await load();
-    io.err(`Resuming with ${source.label}…\n`);
+    // A sub-agent's request: the root session resumes, and resumes the child.
+    const root = approval.path?.[0]?.sessionId ?? session;
+    io.err(`Resuming ${root === session ? "" : `session ${root} `}with ${source.label}…\n`);
     const startedAt = Date.now();
-    const outcome = await resumeTurn(agent, { sessionId: session, store, deps: await source.liveDeps() });
+    const outcome = await resumeTurn(agent, { sessionId: root, store, deps: await source.liveDeps() });
     if (values.json) {
-      printJson(io, { ...outcomeJson(outcome, session, []), verdict: verdict.type, resumed: true });
+      printJson(io, { ...outcomeJson(outcome, root, []), verdict: verdict.type, resumed: true });
     } else if (outcome.status === "completed") {
       io.out(`${String(outcome.result.output)}\n`);
     }
-    reportOutcome(io, outcome, session, startedAt);
+    reportOutcome(io, outcome, root, startedAt);
     return exitCodeOfOutcome(outcome);
   } finally {
     await store.close();
@@ -159,8 +162,17 @@ async function list(io: CliIo, approvals: PendingApproval[], json: boolean): Pro
   }
   const colors = paint(io);
   for (const approval of approvals) {
+    // A sub-agent's request shows the way to it from the root session.
+    const via = approval.path
+      ? `  ${colors.dim(
+          `via ${approval.path
+            .slice(0, -1)
+            .map((step) => `${step.sessionId} › ${step.toolCallId}`)
+            .join(" › ")}`,
+        )}`
+      : "";
     io.out(
-      `${colors.bold(approval.sessionId)}  ${approval.toolCallId}  ${approval.toolName}(${preview(approval.args, 80)})  ${colors.dim(approval.requestedAt)}\n`,
+      `${colors.bold(approval.sessionId)}  ${approval.toolCallId}  ${approval.toolName}(${preview(approval.args, 80)})  ${colors.dim(approval.requestedAt)}${via}\n`,
     );
   }
   io.err(colors.dim("Decide with: nous approvals approve|reject <session> <call>\n"));

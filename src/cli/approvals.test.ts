@@ -89,6 +89,39 @@ describe("nous approvals", () => {
     expect(json(await cli("sessions", "replay", "a2", agent, "--json"))).toMatchObject({ matches: true });
   });
 
+  it("lists a sub-agent's request with the way to it from the root; approving it resumes the root, then the child", async () => {
+    const lead = ["--export", "delegator"];
+    const paused = await cli("run", agent, "hi team", "--session", "lead", ...lead);
+    expect(paused.code).toBe(3);
+    expect(paused.stderr).toMatch(/nous approvals approve lead\/lead_\w+ mail_\w+/);
+    const all = json<(Pending & { path?: { sessionId: string; toolCallId: string }[] })[]>(
+      await cli("approvals", "list", "--json"),
+    );
+    const pending = all.find((item) => item.sessionId.startsWith("lead/"));
+    if (pending === undefined) throw new Error("no pending approval in the child session");
+    const [rootStep, childStep] = pending.path ?? [];
+    expect(rootStep?.sessionId).toBe("lead");
+    expect(childStep).toEqual({ sessionId: pending.sessionId, toolCallId: pending.toolCallId });
+    expect((await cli("approvals", "list")).stdout).toContain(`via lead › ${rootStep?.toolCallId}`);
+
+    const approved = await cli(
+      "approvals",
+      "approve",
+      pending.sessionId,
+      pending.toolCallId,
+      "--agent",
+      agent,
+      ...lead,
+    );
+    expect(approved.code).toBe(0);
+    expect(approved.stderr).toContain("Resuming session lead with");
+    expect(approved.stdout).toBe('Lead: Email outcome: {"sent":true,"to":"ann@example.com","body":"hi team"}\n');
+    for (const session of ["lead", pending.sessionId]) {
+      const shown = json<{ summary: { status: string } }>(await cli("sessions", "show", session, "--json"));
+      expect(shown.summary.status, session).toBe("completed");
+    }
+  });
+
   it("--no-resume only records the decision; bad input exits 2, unknown sessions 4", async () => {
     expect((await cli("run", agent, "later", "--session", "a3")).code).toBe(3);
     const pending = await pendingOf("a3");

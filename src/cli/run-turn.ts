@@ -127,8 +127,11 @@ export function reportOutcome(io: CliIo, outcome: TurnOutcome, sessionId: string
     case "awaiting_approval":
       io.err(colors.yellow(`Waiting for approval (session ${sessionId}):\n`));
       for (const call of outcome.pending) {
-        io.err(`  ${terminalText(call.toolName)}(${preview(call.args, 120)})  call ${call.toolCallId}\n`);
-        io.err(colors.dim(`  nous approvals approve ${sessionId} ${call.toolCallId}   (or: reject … --reason "…")\n`));
+        // A sub-agent's request is decided in its own session (then this session resumes).
+        const where = call.sessionId ?? sessionId;
+        const via = where === sessionId ? "" : `  in sub-agent session ${where}`;
+        io.err(`  ${terminalText(call.toolName)}(${preview(call.args, 120)})  call ${call.toolCallId}${via}\n`);
+        io.err(colors.dim(`  nous approvals approve ${where} ${call.toolCallId}   (or: reject … --reason "…")\n`));
       }
       return;
     case "cancelled":

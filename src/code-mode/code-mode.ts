@@ -41,9 +41,12 @@ const input = z.object({
  * makes goes through the run like a direct one (validation, hooks, approvals, budget) and is
  * journaled as it happens: its `tool_call` intent (with `parentToolCallId`, id `<parent>.<n>` in
  * program order) committed before the tool runs, then its `context_update` (folded into deps) and
- * `tool_call_result`. The model sees only the program's result and its console output. After a
- * crash, the resume runs the program again: calls with a recorded result return it without running,
- * a call in doubt follows the in-doubt rules, under its own id.
+ * `tool_call_result`. The model sees only the program's result and its console output. A call that
+ * needs approval without an approval handler pauses the run (`approval_requested` naming the
+ * program's call; `run_code` stays open). After the decision, or after a crash, the resume runs the
+ * program again: calls with a recorded result return it without running, the decided call runs with
+ * the decided arguments (or throws the rejection), a call in doubt follows the in-doubt rules, under
+ * its own id.
  *
  * @example
  * const agent = new Agent({ model, tools: [add, codeMode({ tools: [add] })] });

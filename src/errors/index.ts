@@ -18,6 +18,7 @@ export {
   StreamTruncatedError,
 } from "./provider-error.js";
 export {
+  type ApprovalPathStep,
   ApprovalPendingError,
   CancelledError,
   DepthLimitExceededError,

@@ -101,16 +101,35 @@ export class ToolRetryError extends NousError {
   }
 }
 
+/**
+ * One step on the way from a root session down to an approval requested inside a sub-agent: a
+ * session and the tool call in it (the delegating call, or, last, the call waiting for approval).
+ */
+export interface ApprovalPathStep {
+  readonly sessionId: string;
+  readonly toolCallId: string;
+}
+
 /** A tool call waiting for a decision. */
 export interface PendingToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly args: unknown;
+  /** Set for a nested call (code mode): the call that made it. */
+  readonly parentToolCallId?: string;
+  /** Set when the request is in a sub-agent's session, not the run's own: that session. */
+  readonly sessionId?: string;
+  /**
+   * Set when the request is in a sub-agent's session: the delegating calls from the run's own
+   * session down to the request (the last step is the request's session and call).
+   */
+  readonly path?: readonly ApprovalPathStep[];
 }
 
 /**
  * The run paused: tool calls need approval and the run has no approval handler. The requests are
- * in the log (`approval_requested`); decide them and resume the session.
+ * in the log (`approval_requested`) — of this session, or of a sub-agent's (`pending[i].path`);
+ * decide them and resume this session.
  */
 export class ApprovalPendingError extends UserError {
   readonly code = "approval_pending";

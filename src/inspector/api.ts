@@ -13,6 +13,7 @@ import {
   decideApproval,
   getLogger,
   identifierProblem,
+  listPendingApprovals,
   NousError,
   pendingApprovalsOf,
   SESSION_STATUSES,
@@ -202,9 +203,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     if (body === undefined || (body.decision !== "approve" && body.decision !== "reject")) {
       return problem(c, 400, 'The body must be JSON with decision "approve" or "reject"');
     }
-    const pending = pendingApprovalsOf(sessionId, await store.read(sessionId)).find(
-      (item) => item.toolCallId === toolCallId,
-    );
+    const pending = (await listPendingApprovals(store, { sessionId })).find((item) => item.toolCallId === toolCallId);
     if (pending === undefined) return problem(c, 409, `No pending approval for ${echo(toolCallId)} in "${sessionId}"`);
     if (typeof body.argsHash !== "string") return problem(c, 400, "argsHash (of the arguments you saw) is required");
     const verdict: ApprovalVerdict =
@@ -216,14 +215,14 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     await decideApproval(store, { ...pending, argsHash: body.argsHash }, verdict, { agent: options.agent });
     const remaining = pendingApprovalsOf(sessionId, await store.read(sessionId)).length;
     const resumed = remaining === 0 && options.resume !== undefined;
+    // A sub-agent's request: its root session resumes, and resumes the child.
+    const root = pending.path?.[0]?.sessionId ?? sessionId;
     if (resumed) {
-      options.resume?.(sessionId).catch((error: unknown) => {
-        getLogger().warn(
-          `inspector: resuming "${sessionId}" failed: ${error instanceof Error ? error.message : error}`,
-        );
+      options.resume?.(root).catch((error: unknown) => {
+        getLogger().warn(`inspector: resuming "${root}" failed: ${error instanceof Error ? error.message : error}`);
       });
     }
-    return c.json({ decided: toolCallId, remaining, resumed });
+    return c.json({ decided: toolCallId, remaining, resumed, ...(root === sessionId ? {} : { resumedSession: root }) });
   });
 
   api.post("/sessions/:id/fork", async (c) => {

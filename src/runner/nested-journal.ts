@@ -7,6 +7,13 @@ import type { SessionEvent } from "../session/events.js";
  */
 export type NestedJournalEntry =
   | {
+      readonly state: "requested";
+      readonly parentToolCallId: string;
+      readonly toolName: string;
+      readonly args: unknown;
+      readonly requested: unknown;
+    }
+  | {
       readonly state: "refused";
       readonly parentToolCallId: string;
       readonly toolName: string;
@@ -45,8 +52,9 @@ interface NestedData {
 }
 
 /**
- * The nested calls recorded in `events` (one turn of a run), by call id: refused, started (intent
- * without result: in doubt) or done. A later event of a call supersedes an earlier one.
+ * The nested calls recorded in `events` (one turn of a run), by call id: requested (waiting for or
+ * given an approval decision, not run), refused, started (intent without result: in doubt) or done.
+ * A later event of a call supersedes an earlier one.
  *
  * @example
  * readNestedJournal(eventsAfterTheLastAssistantMessage).get("prog.3"); // { state: "started", toolName: "charge", … }
@@ -94,6 +102,12 @@ export function readNestedJournal(events: Iterable<SessionEvent>): Map<string, N
           isError: data.isError === true,
           durationMs,
         });
+        break;
+      }
+      case "approval_requested": {
+        // Asked for approval and not yet run (an intent or a refusal of the call supersedes this).
+        const requested = "requestedArgs" in data ? data.requestedArgs : data.args;
+        journal.set(id, { state: "requested", parentToolCallId, toolName, args: data.args, requested });
         break;
       }
       case "tool_call_refused":

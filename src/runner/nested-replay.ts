@@ -7,7 +7,8 @@ import type { InDoubtDecision, RunState } from "./run-state.js";
 
 /**
  * A nested call of a parent the resumed run is re-running, matched by its id against the log:
- * undefined when the log has no such call (it runs as a new one). A call with a recorded result or
+ * undefined when the log has no such call, or only its approval request (it runs as a new one, and
+ * finds the recorded decision). A call with a recorded result or
  * refusal returns it (nothing runs, nothing is recorded, its update is already in deps); a call with
  * an intent and no result is in doubt: re-run if its tool is idempotent, else as `resolveInDoubt`
  * decides, else `ToolInDoubtError` naming the nested call. Another tool or other arguments under a
@@ -36,6 +37,9 @@ export function replayNested<D extends object, O>(
     return Promise.reject(state.halt(diverged));
   }
   switch (entry.state) {
+    case "requested":
+      // Asked for approval and not run: it goes through its checks again and finds the decision.
+      return undefined;
     case "refused":
       return Promise.resolve({
         result: entry.error,
@@ -71,7 +75,10 @@ async function settleInDoubt<D extends object, O>(
 ): Promise<NestedCallOutcome> {
   // The recorded intent holds the arguments that were decided (hooks, approval edits): a re-run uses them.
   const identity = { toolCallId: call.toolCallId, toolName: entry.toolName, args: entry.args };
-  if (tool?.idempotent) return runNested(state, tool, call, entry.args, started, true);
+  // A call whose sub-agent paused the run runs again: its child resumes.
+  if (tool !== undefined && (tool.idempotent || state.resume?.paused?.has(call.toolCallId))) {
+    return runNested(state, tool, call, entry.args, started, true);
+  }
   const resolver = state.config.resolveInDoubt;
   if (resolver === undefined) throw state.halt(new ToolInDoubtError(identity));
   let decision: InDoubtDecision<D>;

@@ -33,7 +33,12 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
         agent: options.name,
         model: modelName(model),
         ...(parent
-          ? { parentSessionId: parent.sessionId, parentToolCallId: parent.toolCallId, depth: state.config.depth }
+          ? {
+              parentSessionId: parent.sessionId,
+              ...(parent.runId === undefined ? {} : { parentRunId: parent.runId }),
+              parentToolCallId: parent.toolCallId,
+              depth: state.config.depth,
+            }
           : {}),
       });
     } else {
@@ -98,6 +103,10 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
       const message = error instanceof Error ? error.message : String(error);
       state.record("run_failed", { runId, error: { code, message } });
+      await state.commit()?.catch(() => {});
+    } else if (error instanceof ApprovalPendingError) {
+      // A pause inside a turn (a nested call, a sub-agent) keeps the results its other calls recorded;
+      // if they cannot be committed, they stay open, as after a crash.
       await state.commit()?.catch(() => {});
     }
     await state.end();

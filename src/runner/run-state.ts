@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
+import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
@@ -38,7 +39,7 @@ export interface RunConfig<D extends object, O> {
   /** The session store (opaque to the runner), handed to nested runs through the seam. */
   readonly store: object | undefined;
   /** The parent run's session and tool call, when this run is a sub-agent (recorded in `run_started`). */
-  readonly parent: { readonly sessionId?: string; readonly toolCallId: string } | undefined;
+  readonly parent: { readonly sessionId?: string; readonly runId?: string; readonly toolCallId: string } | undefined;
 }
 
 /**
@@ -87,8 +88,13 @@ export interface ResumeInfo {
   readonly intentArgs: ReadonlyMap<string, unknown>;
   /** Approval decisions already recorded, by tool-call id. */
   readonly decided: ReadonlyMap<string, { approved: boolean; args?: unknown; reason?: string }>;
-  /** Approvals requested and not yet decided. */
+  /** Approvals requested and not yet decided (top-level and nested calls). */
   readonly pending: ReadonlySet<string>;
+  /**
+   * Open calls that paused the run — a nested call of theirs, or their sub-agent, waits for approval
+   * — by id: they run again on resume (nested calls replay, a sub-agent resumes its child); not in doubt.
+   */
+  readonly paused?: ReadonlySet<string>;
   /** The nested calls of the turn, by id: a re-run parent replays them from here (see `Tool.replayable`). */
   readonly nested?: ReadonlyMap<string, NestedJournalEntry>;
 }
@@ -111,6 +117,8 @@ export class RunState<D extends object, O> {
   readonly replayedNested = new Set<string>();
   /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */
   #halted: Error | undefined;
+  /** Calls whose tool the halt was thrown into: they end with it, whatever the tool made of it. */
+  readonly #reached = new Set<string>();
   /** Events the store has acknowledged, and events sent or queued to it (the log's first n). */
   #committed: number;
   #queued: number;
@@ -189,13 +197,28 @@ export class RunState<D extends object, O> {
    * later nested call is refused with it. Returns the error to throw.
    */
   halt(error: unknown): unknown {
+    const halted = this.#halted;
+    if (halted instanceof ApprovalPendingError && error instanceof ApprovalPendingError) {
+      // Concurrent nested calls waiting for approval: the run pauses once, waiting for all of them.
+      this.#halted = new ApprovalPendingError([...halted.pending, ...error.pending]);
+      return error;
+    }
     this.#halted ??= error instanceof Error ? error : new Error(String(error));
     return error;
   }
 
-  /** Throws the error the run was halted with, if any. */
-  throwIfHalted(): void {
-    if (this.#halted !== undefined) throw this.#halted;
+  /**
+   * Throws the error the run was halted with, if any. Given a call id, only when the halt reached
+   * that call (see `haltReached`): a parallel call that made no nested call keeps its own outcome.
+   */
+  throwIfHalted(toolCallId?: string): void {
+    if (this.#halted === undefined) return;
+    if (toolCallId === undefined || this.#reached.has(toolCallId)) throw this.#halted;
+  }
+
+  /** The halt was thrown into the tool of this call (a nested call of it stopped, or its sub-agent paused). */
+  haltReached(toolCallId: string): void {
+    if (this.#halted !== undefined) this.#reached.add(toolCallId);
   }
 
   /**

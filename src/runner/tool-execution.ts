@@ -1,6 +1,6 @@
 import { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
-import { CancelledError, ToolRetryError } from "../errors/run-errors.js";
+import { ApprovalPendingError, CancelledError, ToolRetryError } from "../errors/run-errors.js";
 import { findNonJson } from "../session/json-value.js";
 import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
@@ -51,12 +51,15 @@ export async function executeToolCalls<D extends object, O>(
     prepared.map((item) => (item.type === "run" ? invoke(state, item, turnDeps) : Promise.resolve(item.outcome))),
   );
   const rejected = settled.find((item) => item.status === "rejected");
-  if (rejected) throw rejected.reason;
+  // A run pausing for approval keeps what the other calls of the turn did: their results are recorded.
+  if (rejected && !(rejected.reason instanceof ApprovalPendingError)) throw rejected.reason;
   for (const [index, item] of prepared.entries()) {
-    const outcome = settled[index] as PromiseFulfilledResult<Outcome<D>>;
+    const outcome = settled[index];
+    if (outcome?.status !== "fulfilled") continue;
     const settling = settle(state, item, outcome.value);
     if (settling) await settling;
   }
+  if (rejected) throw rejected.reason;
 }
 
 function invoke<D extends object, O>(
@@ -98,16 +101,16 @@ export function runTool<D extends object, O>(
     scope.dispose();
     return toOutcome<D>(returned);
   }
-  // A nested call that stopped the run (see `RunState.halt`) wins over whatever the tool made of it.
+  // A nested call that stopped the run (see `RunState.halt`) wins over whatever its tool made of it.
   return raceAbort(Promise.resolve(returned), scope.signal).then(
     (value) => {
       scope.dispose();
-      state.throwIfHalted();
+      state.throwIfHalted(toolCallId);
       return toOutcome<D>(value);
     },
     (error: unknown) => {
       scope.dispose();
-      state.throwIfHalted();
+      state.throwIfHalted(toolCallId);
       return failedOutcome(state, tool, scope, error);
     },
   );

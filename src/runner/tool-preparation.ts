@@ -142,8 +142,9 @@ async function settleInDoubt<D extends object, O>(
 ): Promise<PreparedCall<D>> {
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
   const args = state.resume?.intentArgs.get(call.toolCallId);
-  // A replayable tool journals its effects through nested calls: re-running it replays them.
-  if (!tool.idempotent && !tool.replayable) {
+  // A replayable tool journals its effects through nested calls: re-running it replays them. A call
+  // that paused the run (a nested call or its sub-agent waits for approval) runs again the same way.
+  if (!tool.idempotent && !tool.replayable && !state.resume?.paused?.has(call.toolCallId)) {
     const settled = await state.config.resolveInDoubt?.({ ...identity, args });
     if (settled === undefined) throw new ToolInDoubtError({ ...identity, args });
     if (settled.type === "result") {
@@ -159,7 +160,8 @@ async function settleInDoubt<D extends object, O>(
   return admit(state, call, tool, checked.value, true);
 }
 
-function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknown; reason?: string } {
+/** An approval handler's answer as the log records it (`approval_decided`). */
+export function toDecision(given: ApprovalDecision): { approved: boolean; args?: unknown; reason?: string } {
   switch (given.type) {
     case "approve":
       return { approved: true };

@@ -24,6 +24,8 @@ export interface ToolCallInfo {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly args: unknown;
+  /** Set for a nested call (made by a code-mode program or another dispatching tool): the call that made it. */
+  readonly parentToolCallId?: string;
 }
 
 /** What `preToolUse` decides. */

@@ -66,7 +66,15 @@ export interface EventDataMap {
     readonly finishReason: string;
     readonly latencyMs: number;
   };
-  approval_requested: { readonly toolCallId: string; readonly toolName: string; readonly args: unknown };
+  approval_requested: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly args: unknown;
+    /** Set for a nested call (code mode): the call that made it. */
+    readonly parentToolCallId?: string;
+    /** A nested call's arguments as its caller passed them, when they differ from `args`. */
+    readonly requestedArgs?: unknown;
+  };
   approval_decided: {
     readonly toolCallId: string;
     readonly approved: boolean;
@@ -77,8 +85,9 @@ export interface EventDataMap {
     readonly runId: string;
     readonly agent?: string;
     readonly model?: string;
-    /** Set on a sub-agent's run: the parent run's session and the tool call that started it. */
+    /** Set on a sub-agent's run: the parent run's session, run and the tool call that started it. */
     readonly parentSessionId?: string;
+    readonly parentRunId?: string;
     readonly parentToolCallId?: string;
     readonly depth?: number;
   };

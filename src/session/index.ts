@@ -26,7 +26,7 @@ export type {
 } from "./messages.js";
 export { projectDeps, projectMessage, projectMessages, projectUsage } from "./projections.js";
 export { RunContext, type RunContextOptions } from "./run-context.js";
-export type { NestedCall, NestedCallOutcome, RunSeam } from "./run-seam.js";
+export type { ChildPause, NestedCall, NestedCallOutcome, RunSeam } from "./run-seam.js";
 export {
   deserializeLog,
   SESSION_LOG_SCHEMA_VERSION,

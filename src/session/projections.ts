@@ -90,3 +90,26 @@ export function projectUsage(events: Iterable<SessionEvent>): Usage {
   }
   return usage;
 }
+
+/**
+ * What a run used, from its events: `projectUsage` plus the usage its sub-agents reported
+ * (`subagent_completed`, `subagent_failed`), each child counted once. A run resumed from its log
+ * starts counting from here.
+ *
+ * @example
+ * projectRunUsage(eventsOfTheRun); // equals the run's result.usage
+ */
+export function projectRunUsage(events: Iterable<SessionEvent>): Usage {
+  let usage = emptyUsage;
+  for (const event of events) {
+    if (event.type === "model_response") {
+      usage = addUsage(usage, responseUsage((event.data as { usage: ReportedTokens }).usage));
+    } else if (event.type === "tool_call") {
+      usage = addUsage(usage, { toolCalls: 1 });
+    } else if (event.type === "subagent_completed" || event.type === "subagent_failed") {
+      const reported = (event.data as { usage?: Partial<Usage> }).usage;
+      if (reported !== undefined) usage = addUsage(usage, reported);
+    }
+  }
+  return usage;
+}

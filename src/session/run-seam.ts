@@ -1,3 +1,4 @@
+import type { PendingToolCall } from "../errors/run-errors.js";
 import type { Usage } from "./usage.js";
 
 /**
@@ -30,6 +31,18 @@ export interface NestedCall {
   readonly signal?: AbortSignal;
 }
 
+/** A sub-agent run that paused for approval, as its delegating tool reports it to the parent run. */
+export interface ChildPause {
+  /** The parent run's call that started the child. */
+  readonly toolCallId: string;
+  readonly childSessionId: string;
+  readonly childRunId: string;
+  /** The child's name, as recorded. */
+  readonly agent: string;
+  /** The calls the child waits for (its `ApprovalPendingError`'s `pending`). */
+  readonly pending: readonly PendingToolCall[];
+}
+
 /**
  * The handle a tool uses to dispatch back into its run: nested tool calls go through the same
  * validation, hooks and approval policy as direct ones, and usage (a sub-agent's) is added to the
@@ -50,4 +63,15 @@ export interface RunSeam {
    */
   callTool(call: NestedCall): Promise<NestedCallOutcome>;
   addUsage(usage: Partial<Usage>): void;
+  /**
+   * A sub-agent of this call paused for approval: the run records `subagent_paused`, commits it
+   * and pauses too (the call stays open and runs again on resume, when the child resumes). Resolves
+   * with the error the delegating tool must throw.
+   */
+  pauseForChild(child: ChildPause): Promise<unknown>;
+  /**
+   * Whether this call of the run is running again on resume (it paused, or was left in doubt): a
+   * sub-agent it started then is resumed, or its result taken, instead of starting another.
+   */
+  rerunning(toolCallId: string): boolean;
 }

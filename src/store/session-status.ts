@@ -2,8 +2,11 @@ import type { SessionStatus } from "./session-store.js";
 
 /** The part of a session summary derived from its lifecycle events, as stores keep it between appends. */
 export interface LifecycleState {
-  /** The status of the latest run, before pending approvals are considered. */
-  readonly runStatus: "running" | "completed" | "failed" | "idle";
+  /**
+   * The status of the latest run, before pending approvals are considered: `"awaiting_approval"`
+   * when it paused on a sub-agent's approval (`subagent_paused`; the request is in the child's session).
+   */
+  readonly runStatus: "running" | "completed" | "failed" | "awaiting_approval" | "idle";
   readonly agent: string | null;
   readonly model: string | null;
   /** `toolCallId`s of approvals requested and not yet decided, in request order. */
@@ -18,6 +21,7 @@ export const LIFECYCLE_EVENT_TYPES = Object.freeze([
   "run_failed",
   "approval_requested",
   "approval_decided",
+  "subagent_paused",
 ] as const);
 type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 
@@ -57,6 +61,8 @@ export function foldLifecycle(state: LifecycleState, event: { readonly type: str
       return { ...state, runStatus: "completed" as const };
     case "run_failed":
       return { ...state, runStatus: "failed" as const };
+    case "subagent_paused":
+      return { ...state, runStatus: "awaiting_approval" as const };
     case "approval_requested": {
       const id = data.toolCallId;
       if (typeof id !== "string" || state.pendingApprovals.includes(id)) return state;
@@ -119,7 +125,13 @@ export function lifecycleFromColumns(columns: {
 }): LifecycleState {
   const runStatus = columns.runStatus;
   return {
-    runStatus: runStatus === "running" || runStatus === "completed" || runStatus === "failed" ? runStatus : "idle",
+    runStatus:
+      runStatus === "running" ||
+      runStatus === "completed" ||
+      runStatus === "failed" ||
+      runStatus === "awaiting_approval"
+        ? runStatus
+        : "idle",
     agent: columns.agent,
     model: columns.model,
     pendingApprovals: JSON.parse(columns.pendingApprovals) as string[],

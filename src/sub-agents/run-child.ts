@@ -1,4 +1,4 @@
-import type { RunArguments, SessionRunOptions } from "../agent/run-options.js";
+import type { ResumeArguments, ResumeOptions, RunArguments, SessionRunOptions } from "../agent/run-options.js";
 import type { RunnableAgent } from "../agent/runnable-agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME } from "../runner/output-spec.js";
@@ -52,4 +52,19 @@ export async function runChild<D extends object, O>(
     next = await iterator.next();
   }
   throw new Error(`Sub-agent "${label}": the run ended without a result`);
+}
+
+/**
+ * Resumes a child run that paused (its approval is decided) or was interrupted, from its session:
+ * the child's tools are checked against `allowed` first, as for a new child.
+ */
+export async function resumeChild<D extends object, O>(
+  agent: RunnableAgent<D, O>,
+  label: string,
+  sessionId: string,
+  options: ResumeOptions<D>,
+  allowed: readonly string[],
+): Promise<RunResult<O, D>> {
+  checkToolSubset(label, agent.toolNames, allowed);
+  return agent.resume(sessionId, ...([options] as ResumeArguments<D>));
 }

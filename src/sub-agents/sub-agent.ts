@@ -1,16 +1,20 @@
+import type { ResumeOptions } from "../agent/run-options.js";
 import type { RunnableAgent } from "../agent/runnable-agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { NousError } from "../errors/nous-error.js";
-import { CancelledError } from "../errors/run-errors.js";
+import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
 import type { Prompt, RunResult, UsageLimits } from "../runner/types.js";
+import type { SessionEvent } from "../session/events.js";
 import type { RunContext } from "../session/run-context.js";
 import { emptyUsage, type Usage } from "../session/usage.js";
+import type { SessionStore } from "../store/session-store.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type Tool, tool } from "../tools/tool.js";
 import { usageFromLog } from "./child-usage.js";
 import { type DefaultSubAgentInput, defaultSubAgentInput } from "./default-input.js";
+import { findEarlierChild } from "./earlier-child.js";
 import { SubAgentContextError, SubAgentFailedError } from "./errors.js";
-import { runChild } from "./run-child.js";
+import { resumeChild, runChild } from "./run-child.js";
 
 export type { DefaultSubAgentInput } from "./default-input.js";
 export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./errors.js";
@@ -71,6 +75,10 @@ export interface Delegation<O, CD extends object, PD extends object> {
  * - The child's usage is added to the parent run's usage exactly once, also when it fails.
  * - The parent's abort signal (and the tool's timeout) reaches the child; nesting is bounded by
  *   `maxDepth` (default 3).
+ * - A child that pauses for approval pauses the parent run (`subagent_paused`; with a session
+ *   store): its request is listed with its `path` from the root, and resuming the root runs this
+ *   tool again, which resumes that child (or takes its result, when it completed meanwhile) instead
+ *   of starting another. Whatever else the tool does before `delegate` must be safe to repeat.
  *
  * Resolves with the child's output and an `update` to return from the tool. Rejects with
  * `SubAgentFailedError` (carrying `update` with `subagent_failed`, the child's `usage` and `log`)
@@ -100,7 +108,18 @@ export async function delegate<PD extends object, CD extends object, O>(
     seam.store === undefined
       ? null
       : `${context.sessionId ?? context.runId ?? "run"}/${toolCallId}${delegationSuffix(seam, toolCallId)}`;
-  const childRunId = crypto.randomUUID();
+  const parentRunId = context.runId;
+  // The same call of the same parent run, running again (after a pause on the child's approval):
+  // the child it started is resumed, or its recorded result taken — never a second child.
+  const earlier =
+    childSessionId === null || parentRunId === undefined || !seam.rerunning(toolCallId)
+      ? undefined
+      : await findEarlierChild(seam.store as SessionStore, {
+          childSessionId,
+          parentRunId,
+          parentToolCallId: toolCallId,
+        });
+  const childRunId = earlier?.runId ?? crypto.randomUUID();
   const started = ContextUpdate.new<PD>().logEvent("subagent_started", {
     childSessionId,
     childRunId,
@@ -108,45 +127,49 @@ export async function delegate<PD extends object, CD extends object, O>(
     toolCallId,
     depth: seam.depth + 1,
   });
+  const runOptions = {
+    ...(options?.deps === undefined ? {} : { deps: options.deps }),
+    signal: context.signal,
+    ...(options?.usageLimits === undefined ? {} : { usageLimits: options.usageLimits }),
+    parent: {
+      seam,
+      toolCallId,
+      ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+      ...(parentRunId === undefined ? {} : { runId: parentRunId }),
+    },
+  };
+  if (earlier?.type === "failed") {
+    const usage = usageFromLog(earlier.log, childRunId);
+    seam.addUsage(usage);
+    const cause = new Error(earlier.error.message);
+    const failure = { childSessionId, childRunId, usage, code: earlier.error.code, cause, log: earlier.log };
+    throw childFailed(started, label, failure);
+  }
   let result: RunResult<O, CD>;
   try {
-    result = await runChild(
-      agent,
-      label,
-      prompt,
-      {
-        ...(options?.deps === undefined ? {} : { deps: options.deps }),
-        signal: context.signal,
+    if (earlier?.type === "completed") result = earlier.result as RunResult<O, CD>;
+    else if (earlier?.type === "unfinished") {
+      const resumeOptions = runOptions as ResumeOptions<CD>;
+      result = await resumeChild(agent, label, childSessionId as string, resumeOptions, seam.toolNames);
+    } else {
+      const newRun = {
+        ...runOptions,
         runId: childRunId,
-        ...(options?.usageLimits === undefined ? {} : { usageLimits: options.usageLimits }),
         ...(childSessionId === null ? {} : { sessionId: childSessionId }),
-        parent: { seam, toolCallId, ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }) },
-      } as Parameters<typeof runChild<CD, O>>[3],
-      seam.toolNames,
-    );
+      } as Parameters<typeof runChild<CD, O>>[3];
+      result = await runChild(agent, label, prompt, newRun, seam.toolNames);
+    }
   } catch (error) {
+    // The child waits for approval: so does the parent (its session lists the child's requests).
+    if (error instanceof ApprovalPendingError && childSessionId !== null && context.sessionId !== undefined) {
+      throw await seam.pauseForChild({ toolCallId, childSessionId, childRunId, agent: label, pending: error.pending });
+    }
     const log = NousError.isInstance(error) ? error.log : undefined;
     const usage = log === undefined ? emptyUsage : usageFromLog(log, childRunId);
     seam.addUsage(usage);
     if (error instanceof CancelledError || context.signal.aborted) throw error;
-    const childCode = NousError.isInstance(error) ? error.code : "unexpected_error";
-    const message = error instanceof Error ? error.message : String(error);
-    const update = started.logEvent("subagent_failed", {
-      childSessionId,
-      childRunId,
-      usage,
-      error: { code: childCode, message },
-    });
-    const failed = new SubAgentFailedError({
-      agent: label,
-      childCode,
-      childSessionId,
-      usage,
-      update: update as unknown as ContextUpdate<object>,
-      cause: error,
-    });
-    if (log !== undefined) failed.log = log;
-    throw failed;
+    const code = NousError.isInstance(error) ? error.code : "unexpected_error";
+    throw childFailed(started, label, { childSessionId, childRunId, usage, code, cause: error, log });
   }
   seam.addUsage(result.usage);
   const update = started.logEvent("subagent_completed", {
@@ -162,7 +185,8 @@ export async function delegate<PD extends object, CD extends object, O>(
  * A tool that runs `agent` as a sub-agent when the parent's model calls it (see `delegate` for the
  * semantics). The child's output is the tool's result. When the child fails — depth limit, a tool
  * the parent does not allow, its own error — the parent's model gets `Sub-agent "…" failed (code): …`
- * as the result and the parent's log gets `subagent_failed`; the parent run goes on. Cancellation of
+ * as the result and the parent's log gets `subagent_failed`; the parent run goes on. A child waiting
+ * for approval pauses the parent (see `delegate`). Cancellation of
  * the parent run cancels the child and fails the parent run as usual.
  *
  * @example
@@ -198,6 +222,39 @@ export function agentAsTool<
       }
     },
   });
+}
+
+/** The error of a failed child: `update` records `subagent_started` and `subagent_failed` for the parent's log. */
+function childFailed<PD extends object>(
+  started: ContextUpdate<PD>,
+  agent: string,
+  fields: {
+    childSessionId: string | null;
+    childRunId: string;
+    usage: Usage;
+    code: string;
+    cause: unknown;
+    log: readonly SessionEvent[] | undefined;
+  },
+): SubAgentFailedError {
+  const { childSessionId, childRunId, usage, code, cause, log } = fields;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const update = started.logEvent("subagent_failed", {
+    childSessionId,
+    childRunId,
+    usage,
+    error: { code, message },
+  });
+  const failed = new SubAgentFailedError({
+    agent,
+    childCode: code,
+    childSessionId,
+    usage,
+    update: update as unknown as ContextUpdate<object>,
+    cause,
+  });
+  if (log !== undefined) failed.log = log;
+  return failed;
 }
 
 /** Delegations per tool call of a run: the first gets no suffix, later ones `.2`, `.3`, … (program order). */

@@ -35,6 +35,24 @@ export function defineListCases({ store }: ConformanceContext): void {
       expect(await store().get("s")).toMatchObject({ status: "failed", agent: "billing", model: "test:one" });
     });
 
+    it("reports a run paused on a sub-agent's approval as awaiting approval until it resumes, and lists it by that status", async () => {
+      await appendTo("root", [
+        ["run_started", { runId: "r1", agent: "lead" }],
+        ["subagent_paused", { toolCallId: "c1", childSessionId: "root/c1", childRunId: "k1", agent: "payer" }],
+      ]);
+      expect(await statusOf("root")).toBe("awaiting_approval");
+      expect((await store().list({ status: "awaiting_approval" })).sessions.map((item) => item.sessionId)).toEqual([
+        "root",
+      ]);
+      // It survives an append of anything else (the summary is rebuilt from stored columns).
+      await appendTo("root", [["note", {}]]);
+      expect(await statusOf("root")).toBe("awaiting_approval");
+      await appendTo("root", [["run_resumed", { runId: "r1" }]]);
+      expect(await statusOf("root")).toBe("interrupted");
+      await appendTo("root", [["run_completed", { runId: "r1" }]]);
+      expect(await statusOf("root")).toBe("completed");
+    });
+
     it("ignores a decision for an approval that was never requested", async () => {
       await appendTo("s", [
         ["run_started", { runId: "r1" }],
