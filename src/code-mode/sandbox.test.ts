@@ -49,6 +49,16 @@ describe("the sandbox", () => {
     await expect(go(33)).rejects.toMatchObject({ limit: "memory", allowed: 32 << 20 });
   });
 
+  it("stops the program with the memory limit when a tool's reply does not fit in its heap", async () => {
+    const run = runInSandbox({
+      code: "try { await tools.echo({}); } catch (e) {} return 'went on';",
+      toolNames: ["echo"],
+      limits: resolveLimits({ timeMs: 30_000, memoryBytes: 16 << 20 }),
+      onToolCall: async () => ({ ok: true, value: "x".repeat(24 << 20) }),
+    });
+    await expect(run).rejects.toMatchObject({ limit: "memory", message: expect.stringContaining("reply") });
+  });
+
   it("stops a program that catches its failed allocation and goes on", async () => {
     const run = runInSandbox({
       code: "const a = []; for (;;) { try { a.push(new Array(1e6).fill(0)); } catch (e) { a.length = 0; } }",

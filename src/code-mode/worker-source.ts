@@ -130,9 +130,10 @@ const fitText = (head, length, max) => {
   // stack and memoryBytes of heap, and may not grow while the program runs; an allocation that
   // needs it to is the program exceeding memoryBytes. Reading the outcome out, the host may grow it.
   let reporting = false;
+  let placing = "";
   memory.grow = function (pages) {
     if (!reporting) {
-      stop(limitError("memory", "the program needed more than its " + limits.memoryBytes + " bytes of heap"));
+      stop(limitError("memory", "the program needed more than its " + limits.memoryBytes + " bytes of heap" + placing));
       throw new RangeError("the program's heap is full");
     }
     return Reflect.apply(grow, memory, [pages]);
@@ -151,8 +152,10 @@ const fitText = (head, length, max) => {
   /** Whether a limit stopped the program. */
   const stopped = () => fatal !== null;
   /** Whether text of this many UTF-8 bytes can still be placed in the program's heap. */
-  const fits = (bytes) => {
+  const fits = (bytes, what) => {
+    placing = " (for " + what + ")";
     const probe = heap._malloc(bytes + 1);
+    placing = "";
     if (probe === 0) return false;
     heap._free(probe);
     return true;
@@ -224,7 +227,8 @@ const fitText = (head, length, max) => {
     if (deferred === undefined) return;
     pending.delete(message.id);
     // A reply that cannot be placed in the program's heap is the program's memory running out.
-    if (!fits(2 * Buffer.byteLength(message.value) + 256)) {
+    const bytes = Buffer.byteLength(message.value);
+    if (!fits(2 * bytes + 256, "a tool call's reply of " + bytes + " bytes")) {
       return stop(limitError("memory", "a tool call's reply does not fit in the program's " + limits.memoryBytes + " bytes of heap"));
     }
     if (message.ok) deferred.resolve(vm.newString(message.value));
