@@ -22,9 +22,9 @@ export interface CodeLimits {
    */
   readonly memoryBytes?: number;
   /**
-   * Stack of the sandbox's interpreter (default 256 KiB, at most 4 MiB). JavaScript recursion stops
-   * at this bound; recursion inside the engine (JSON of a deeply nested value) stops where the
-   * worker thread's native stack ends. Both are the `"stack"` limit.
+   * Stack of the sandbox's interpreter (default 256 KiB, at most 4 MiB): the program's recursion
+   * and the engine's own (`JSON.stringify` of a deeply nested value) stop at this bound. Near the
+   * maximum, the worker thread's native stack may end first: the `"stack"` limit all the same.
    */
   readonly stackBytes?: number;
   /** Tool calls one program may make (default 100). */

@@ -7,6 +7,8 @@
  * `console { text }`, then `done { ok, value }` or `done { ok: false, error: { kind, limit?, message } }`.
  * Host → worker: `result { id, ok, value }` (value: JSON text, or the error text).
  * The host terminates the worker after `done`, and on its own deadline: nothing here is disposed.
+ * Limits trip here, before anything leaves the guest: text is measured in the guest and copied out
+ * only within its budget (result, error text, console, arguments), and the heap refuses to grow.
  */
 export const workerSource = String.raw`
 "use strict";
