@@ -3,10 +3,10 @@ import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { codeMode } from "./code-mode.js";
-import { CodeLimitError } from "./errors.js";
+import { CodeLimitError, codeLimitOption } from "./errors.js";
 import { resolveLimits } from "./limits.js";
 import { activeSandboxes, runInSandbox } from "./sandbox.js";
-import { bombCorpus, bombLimits } from "./test-support/bomb-corpus.js";
+import { bombCorpus, bombLimits, outputBombs, outputLimits, structureBombs } from "./test-support/bomb-corpus.js";
 import { inBatches } from "./test-support/harness.js";
 
 const spy = tool({ name: "spy", description: "x", input: { description: "anything" }, execute: () => "ok" });
@@ -59,4 +59,52 @@ describe("the bomb corpus", () => {
       expect.objectContaining({ isError: false, result: { result: 42 } }),
     ]);
   });
+});
+
+describe("structures built by a program", () => {
+  it.each(structureBombs)("stop with the limit they really exceed, named with its value: $name", async (item) => {
+    const limits = resolveLimits(item.limits);
+    const started = performance.now();
+    const error = await runInSandbox({
+      code: item.code,
+      toolNames: [],
+      limits,
+      onToolCall: async () => ({ ok: true, value: null }),
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    if (process.env.NOUS_PRINT_CORPUS) console.log(item.name, Math.round(performance.now() - started), "ms", error);
+    expect(error).toBeInstanceOf(CodeLimitError);
+    const option = codeLimitOption[item.limit];
+    expect((error as CodeLimitError).message).toContain(
+      `Code limit "${item.limit}" exceeded (${option} ${limits[option]})`,
+    );
+    expect(activeSandboxes()).toBe(0);
+  }, 120_000);
+});
+
+describe("what a program sends back", () => {
+  const budget = (outputLimits.maxOutputBytes ?? 0) + (outputLimits.maxConsoleBytes ?? 0);
+  /** Framing around the program's own text: the limit's or the tool's wording, field names. */
+  const framing = 1024;
+  const size = (value: unknown) => Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value));
+
+  it.each(
+    outputBombs,
+  )("counts error text and console output against the output budget, in the log and for the model: $name", async (item) => {
+    const model = new ScriptedModel([
+      { toolCalls: [{ id: "p", name: "run_code", args: { code: item.code } }] },
+      { text: "done" },
+    ]);
+    const agent = new Agent({ model, tools: [spy, codeMode({ tools: [spy], limits: outputLimits })] });
+    const result = await agent.run("go");
+    expect(result.output).toBe("done");
+    const recorded = result.log.find((event) => event.type === "tool_result");
+    const seen = model.requests[1]?.messages.at(-1) as { result: unknown; isError: boolean };
+    expect(size(recorded?.data)).toBeLessThanOrEqual(budget + framing);
+    expect(size(seen.result)).toBeLessThanOrEqual(budget + framing);
+    // the whole text was measured in the sandbox, and the cut said how much went
+    expect(JSON.stringify(seen.result)).toMatch(/more characters cut|Code limit \\"console\\" exceeded/);
+  }, 60_000);
 });

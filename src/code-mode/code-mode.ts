@@ -68,7 +68,7 @@ export function codeMode<D extends object = Record<string, unknown>>(
     options.description ??
       "Run a JavaScript program in a sandbox and get back the value it returns. Use it to call several tools in one step: loops, Promise.all, filtering and aggregating results before they reach you.",
     "The program is the body of an async function: use `await` and `return` a JSON value. Tools are async methods of the global `tools` (below); a failed call throws an Error whose message says why. `console.log` output is returned with the result. There is no network, file system, timer or module system.",
-    `Limits: ${limits.timeMs} ms, ${Math.round(limits.memoryBytes / 1048576)} MiB of memory, ${limits.maxToolCalls} tool calls, a result of at most ${limits.maxOutputBytes} bytes.`,
+    `Limits: ${limits.timeMs} ms, ${Math.round(limits.memoryBytes / 1048576)} MiB of memory, ${limits.maxToolCalls} tool calls, a result of at most ${limits.maxOutputBytes} bytes (a longer error text is cut), ${limits.maxConsoleBytes} bytes of console output.`,
     "```ts",
     toolDeclarations(declared, listed === undefined || declared.length < listed.length),
     "```",

@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { CancelledError } from "../errors/index.js";
-import { CodeExecutionError, CodeLimitError, type CodeLimitName } from "./errors.js";
+import { CodeExecutionError, CodeLimitError, type CodeLimitName, codeLimitOption } from "./errors.js";
 import { parseGuestJson } from "./guest-json.js";
 import type { ResolvedLimits } from "./limits.js";
+import { memoryPlan } from "./memory-plan.js";
 import { workerSource } from "./worker-source.js";
 
 /** What a tool call made by the program settles with: JSON-able data, or an error text the program sees thrown. */
@@ -76,7 +77,15 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
   run.signal?.throwIfAborted();
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { corePath, variantPath, module, code: run.code, toolNames: [...run.toolNames], limits: { ...limits } },
+    workerData: {
+      corePath,
+      variantPath,
+      module,
+      code: run.code,
+      toolNames: [...run.toolNames],
+      limits: { ...limits },
+      plan: memoryPlan(limits),
+    },
     resourceLimits: {
       maxOldGenerationSizeMb: 64 + Math.ceil((limits.memoryBytes * 3) / 1048576),
       maxYoungGenerationSizeMb: 16,
@@ -106,7 +115,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     settle(outcome);
   };
   const fail = (limit: CodeLimitName, message: string) =>
-    end({ error: new CodeLimitError({ limit, allowed: limits[limitKey[limit]], message }) });
+    end({ error: new CodeLimitError({ limit, allowed: limits[codeLimitOption[limit]], message }) });
 
   const invalid = (parsed: { problem: string; tooDeep: boolean }, what: string) =>
     parsed.tooDeep
@@ -188,15 +197,6 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
   }
   return { value: outcome.value, console: consoleLines.join("\n") };
 }
-
-const limitKey: Record<CodeLimitName, keyof ResolvedLimits> = {
-  time: "timeMs",
-  memory: "memoryBytes",
-  stack: "stackBytes",
-  toolCalls: "maxToolCalls",
-  output: "maxOutputBytes",
-  console: "maxConsoleBytes",
-};
 
 function safeStringify(value: unknown): string {
   try {

@@ -99,3 +99,95 @@ export const bombCorpus: readonly Bomb[] = [
   bomb("tool call fan-out", "toolCalls", "await Promise.all(Array.from({ length: 100 }, () => tools.spy({})));"),
   bomb("tool calls without await", "toolCalls", "for (;;) tools.spy({}).catch(() => {});"),
 ];
+
+const mib = 1024 * 1024;
+/** Ten to the sixth levels of nesting: about 94 MB of heap as arrays, 78 MB as objects. */
+const nested = "let a = []; for (let i = 0; i < 1e6; i++) a = [a];";
+
+export interface StructureBomb {
+  readonly name: string;
+  readonly code: string;
+  readonly limits: CodeLimits;
+  /** The one limit the program really exceeds, which must be the one named. */
+  readonly limit: CodeLimitName;
+}
+
+/** A structure given the memory it needs (128 MiB) and a minute: only its stack can run out. */
+function roomy(name: string, code: string): StructureBomb {
+  return { name, code, limits: { timeMs: 60_000, memoryBytes: 128 * mib }, limit: "stack" };
+}
+
+/**
+ * Programs that build deep or large structures, each stopped by the limit it really exceeds: with
+ * room for the structure, the walk overflows the stack; without, the heap is full. Wall time is
+ * generous, so that a busy machine does not turn a memory or stack stop into a time stop.
+ */
+export const structureBombs: readonly StructureBomb[] = [
+  roomy("10⁶-level nesting, built then returned", `${nested} return a;`),
+  roomy("10⁶-level nesting, built then JSON.stringify'd", `${nested} return JSON.stringify(a).length;`),
+  roomy(
+    "10⁶-level nesting, built then recursively walked",
+    `${nested} const depth = (x) => (x.length ? 1 + depth(x[0]) : 0); return depth(a);`,
+  ),
+  roomy(
+    "10⁶-level nested objects, built then JSON.stringify'd",
+    "let o = {}; for (let i = 0; i < 1e6; i++) o = { o }; return JSON.stringify(o).length;",
+  ),
+  {
+    name: "10⁶-level nesting in the default 64 MiB",
+    code: `${nested} return JSON.stringify(a).length;`,
+    limits: { timeMs: 60_000 },
+    limit: "memory",
+  },
+  {
+    name: "a flat array of numbers past memoryBytes",
+    code: "const a = []; for (let i = 0; i < 1e7; i++) a.push(i); return a.length;",
+    limits: { timeMs: 60_000, memoryBytes: 32 * mib },
+    limit: "memory",
+  },
+  {
+    name: "a flat array of strings past memoryBytes, the failure caught",
+    code: 'const a = []; try { for (let i = 0; ; i++) a.push("s" + i); } catch (e) {} return a.length;',
+    limits: { timeMs: 60_000, memoryBytes: 32 * mib },
+    limit: "memory",
+  },
+  {
+    name: "10⁶-level nesting without the time to build it",
+    code: `${nested} return 1;`,
+    limits: { timeMs: 100, memoryBytes: 128 * mib },
+    limit: "time",
+  },
+];
+
+/** Budgets small enough that every output bomb overflows them many times over. */
+export const outputLimits: CodeLimits = { timeMs: 60_000, maxOutputBytes: 16 * 1024, maxConsoleBytes: 4 * 1024 };
+
+/**
+ * Programs that try to send the model and the log more than their output budget through error
+ * text or console output: each must come back within `maxOutputBytes` + `maxConsoleBytes`.
+ */
+export const outputBombs: readonly { readonly name: string; readonly code: string }[] = [
+  { name: "huge error message", code: 'throw new Error("x".repeat(16 * 1024 * 1024));' },
+  { name: "huge error name", code: 'const e = new Error("m"); e.name = "N".repeat(1e7); throw e;' },
+  { name: "huge thrown string", code: 'throw "s".repeat(1e7);' },
+  { name: "huge thrown object text", code: 'throw { toString() { return "t".repeat(1e7); } };' },
+  {
+    name: "huge message getter",
+    code: 'class Big extends Error { get message() { return "g".repeat(1e7); } } throw new Big();',
+  },
+  { name: "huge rejection awaited", code: 'await Promise.reject(new Error("r".repeat(1e7)));' },
+  { name: "huge multi-byte error message", code: 'throw new Error("é😀".repeat(3e6));' },
+  { name: "huge console.log in a loop", code: 'for (;;) console.log("x".repeat(1e6));' },
+  {
+    name: "huge console.error with a throw",
+    code: 'console.error("e".repeat(1e7)); throw new Error("y".repeat(1e7));',
+  },
+  {
+    name: "console near its budget, then a huge throw",
+    code: 'for (let i = 0; i < 39; i++) console.log("z".repeat(100)); throw new Error("w".repeat(1e7));',
+  },
+  {
+    name: "huge throw after a tool call took effect",
+    code: 'await tools.spy({}); console.log("c".repeat(4000)); throw new Error("a".repeat(1e7));',
+  },
+];
