@@ -74,7 +74,8 @@ export interface Delegation<O, CD extends object, PD extends object> {
  *
  * Resolves with the child's output and an `update` to return from the tool. Rejects with
  * `SubAgentFailedError` (carrying `update` with `subagent_failed`, the child's `usage` and `log`)
- * when the child fails, or with the child's `CancelledError` when the parent run was cancelled.
+ * when the child fails — a `ToolFailedError`: let it out of the tool and the run records the update
+ * and the call's failure — or with the child's `CancelledError` when the parent run was cancelled.
  *
  * @example
  * execute: async ({ topic }, context) => {
@@ -132,6 +133,7 @@ export async function delegate<PD extends object, CD extends object, O>(
     const childCode = NousError.isInstance(error) ? error.code : "unexpected_error";
     const message = error instanceof Error ? error.message : String(error);
     const update = started.logEvent("subagent_failed", {
+      toolCallId,
       childSessionId,
       childRunId,
       usage,
@@ -150,6 +152,7 @@ export async function delegate<PD extends object, CD extends object, O>(
   }
   seam.addUsage(result.usage);
   const update = started.logEvent("subagent_completed", {
+    toolCallId,
     childSessionId,
     childRunId,
     usage: result.usage,
@@ -161,9 +164,10 @@ export async function delegate<PD extends object, CD extends object, O>(
 /**
  * A tool that runs `agent` as a sub-agent when the parent's model calls it (see `delegate` for the
  * semantics). The child's output is the tool's result. When the child fails — depth limit, a tool
- * the parent does not allow, its own error — the parent's model gets `Sub-agent "…" failed (code): …`
- * as the result and the parent's log gets `subagent_failed`; the parent run goes on. Cancellation of
- * the parent run cancels the child and fails the parent run as usual.
+ * the parent does not allow, its own error — the call fails (`SubAgentFailedError`): the parent's
+ * log gets `subagent_failed`, the model an error result `Tool "…" failed: Sub-agent "…" failed
+ * (code): …`, and the parent run goes on. Cancellation of the parent run cancels the child and fails
+ * the parent run as usual.
  *
  * @example
  * const research = agentAsTool(researcher, { name: "research", description: "Research a topic" });
@@ -174,9 +178,9 @@ export function agentAsTool<
   O,
   PD extends object = Record<string, unknown>,
   S extends SchemaInput = DefaultSubAgentInput,
->(agent: Agent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O | string, PD> {
+>(agent: Agent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O, PD> {
   const label = agent.name ?? options.name;
-  return tool<S, O | string, PD>({
+  return tool<S, O, PD>({
     name: options.name,
     description: options.description,
     input: (options.input ?? defaultSubAgentInput) as S,
@@ -189,13 +193,9 @@ export function agentAsTool<
         ...(deps === undefined ? {} : { deps }),
         ...(options.usageLimits === undefined ? {} : { usageLimits: options.usageLimits }),
       } as DelegateOptions<CD>;
-      try {
-        const child = await delegate(context, agent, prompt, ...([delegateOptions] as DelegateArguments<CD>));
-        return { result: child.output, update: child.update };
-      } catch (error) {
-        if (!(error instanceof SubAgentFailedError)) throw error;
-        return { result: error.message, update: error.update as unknown as ContextUpdate<PD> };
-      }
+      // A failed child rejects with SubAgentFailedError, a ToolFailedError: the run records its update.
+      const child = await delegate(context, agent, prompt, ...([delegateOptions] as DelegateArguments<CD>));
+      return { result: child.output, update: child.update };
     },
   });
 }

@@ -68,7 +68,7 @@ const lossyBuiltins: readonly [new (...args: never[]) => object, string][] = [
  * toJsonValue({ items: [1, 2n] }); // throws NonJsonValueError: $.items[1] is a bigint (JSON has no bigints)
  */
 export function toJsonValue(value: unknown, path = "$"): unknown {
-  if (walk(value, "exact", path) === undefined) return value;
+  if (isJsonPrimitive(value) || walk(value, "exact", path) === undefined) return value;
   const outcome = walk(value, "normalize", path);
   if (outcome instanceof Converted) return outcome.value;
   throw new NonJsonValueError(outcome ?? { path, reason: "not JSON data" });
