@@ -91,7 +91,11 @@ async function settleInDoubt<D extends object, O>(
     case "result": {
       // A decision may carry the call's update: folded like the tool's own.
       const update = decision.update;
-      const outcome = recordable(entry.toolName, { result: decision.result, isError: decision.isError ?? false, update });
+      const outcome = recordable(entry.toolName, {
+        result: decision.result,
+        isError: decision.isError ?? false,
+        update,
+      });
       return finishNested(state, call, entry.toolName, outcome, started);
     }
     default: {

@@ -100,7 +100,9 @@ describe.each<[string, () => SessionStore]>([
     expect(projectDeps(result.log, {})).toEqual(result.deps);
     const stored = await store.read(`updates-${storeName}`);
     expect(projectDeps(stored, {})).toEqual(result.deps);
-    expect(stored.map((event) => [event.type, event.data])).toEqual(result.log.map((event) => [event.type, event.data]));
+    expect(stored.map((event) => [event.type, event.data])).toEqual(
+      result.log.map((event) => [event.type, event.data]),
+    );
   });
 
   it("two programs in one parallel turn: each nested update attributed to its own call, deps = projectDeps(log)", async () => {
@@ -108,7 +110,11 @@ describe.each<[string, () => SessionStore]>([
     const model = new ScriptedModel([
       {
         toolCalls: [
-          { id: "a", name: "run_code", args: { code: "await tools.put({ n: 1 }); await tools.put({ n: 2 }); return 1;" } },
+          {
+            id: "a",
+            name: "run_code",
+            args: { code: "await tools.put({ n: 1 }); await tools.put({ n: 2 }); return 1;" },
+          },
           { id: "b", name: "run_code", args: { code: "await tools.put({ n: 10 }); return 2;" } },
         ],
       },

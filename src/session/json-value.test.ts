@@ -137,7 +137,10 @@ describe("every value is JSON-normalized before it is recorded, or refused with 
 describe("findJsonLoss (what a store refuses)", () => {
   it("allows toJSON and undefined properties, refuses what JSON would drop, null or empty", () => {
     expect(findJsonLoss({ when: new Date(0), gone: undefined, n: new Number(1) }, "data")).toBeUndefined();
-    expect(findJsonLoss({ n: Number.NaN }, "data")).toEqual({ path: "data.n", reason: "NaN (JSON would make it null)" });
+    expect(findJsonLoss({ n: Number.NaN }, "data")).toEqual({
+      path: "data.n",
+      reason: "NaN (JSON would make it null)",
+    });
     expect(findJsonLoss({ callback: () => 1 }, "data")).toEqual({
       path: "data.callback",
       reason: "a function (JSON would drop it)",
