@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NonJsonValueError } from "../errors/non-json-value-error.js";
 import { findJsonLoss, findNonJson, MAX_JSON_DEPTH, toJsonValue } from "./json-value.js";
@@ -79,6 +80,34 @@ describe("every value is JSON-normalized before it is recorded, or refused with 
     expect(toJsonValue(() => 1)).toBeNull();
     expect(toJsonValue(new Date(0))).toBe("1970-01-01T00:00:00.000Z");
     expect(toJsonValue(Number.NaN)).toBeNull();
+  });
+
+  it("equals JSON.parse(JSON.stringify(value)) for any value JSON can stand for (property)", () => {
+    const values = fc.anything({
+      withDate: true,
+      withBoxedValues: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+      withObjectString: true,
+      key: fc.oneof(fc.string(), fc.constantFrom("__proto__", "toJSON", "constructor")),
+    });
+    fc.assert(
+      fc.property(values, (value) => {
+        const normalized = toJsonValue(value);
+        const reference: unknown = JSON.parse(JSON.stringify(value) ?? "null");
+        expect(normalized).toEqual(reference); // a null-prototype object stays one: JSON data all the same
+        expect(JSON.stringify(normalized)).toBe(JSON.stringify(reference));
+        expect(findNonJson(normalized)).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(toJsonValue(value)).toBe(value);
+      }),
+    );
+    expect(Object.is(toJsonValue(-0), 0)).toBe(true);
+    expect(Object.is((toJsonValue({ n: -0 }) as { n: number }).n, 0)).toBe(true);
   });
 
   it("returns JSON data itself, not a copy, and never changes the value it was given", () => {

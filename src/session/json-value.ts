@@ -23,24 +23,6 @@ export interface JsonProblem {
  */
 type Mode = "exact" | "strict" | "normalize";
 
-/** A value on the walk's stack, with the way back to the root for its path. */
-interface Visit {
-  readonly value: unknown;
-  readonly parent: Visit | undefined;
-  /** The property or index in the parent (0 for the root, which has no parent). */
-  readonly key: string | number;
-  readonly depth: number;
-  /** Where the converted value goes (normalize): the parent's copy, at `key`. */
-  readonly target: Container | undefined;
-}
-
-type Container = unknown[] | Record<string, unknown>;
-
-/** Marks the end of an object's children: it leaves the current path (cycles are only on-path repeats). */
-class Leave {
-  constructor(readonly value: object) {}
-}
-
 /** Built-in objects JSON would silently turn into `{}`. */
 const lossyBuiltins: readonly [new (...args: never[]) => object, string][] = [
   [Map, "a Map"],
@@ -61,7 +43,7 @@ const lossyBuiltins: readonly [new (...args: never[]) => object, string][] = [
  * faithfully, a `NonJsonValueError` naming the path: a bigint, a cycle, nesting deeper than
  * `MAX_JSON_DEPTH`, a Map, Set, Promise, RegExp, Error, typed array or any other class instance
  * without `toJSON` (JSON would keep only its own fields, or none). Returns `value` itself, not a copy,
- * when it is JSON data already. Iterative: any depth is walked without growing the call stack.
+ * when it is JSON data already. Any depth is safe: the walk stops at `MAX_JSON_DEPTH`.
  *
  * @example
  * toJsonValue({ when: new Date(0), skip: undefined, ratio: Number.NaN }); // { when: "1970-01-01T00:00:00.000Z", ratio: null }
@@ -103,118 +85,144 @@ class Converted {
   constructor(readonly value: unknown) {}
 }
 
-/** The problem, or (normalize) the converted value, or undefined (nothing to report, nothing built). */
-function walk(value: unknown, mode: Mode, root: string): JsonProblem | Converted | undefined {
-  const building = mode === "normalize";
-  const holder: unknown[] = [null];
-  const onPath = new Set<object>();
-  const stack: (Visit | Leave)[] = [{ value, parent: undefined, key: 0, depth: 0, target: holder }];
-  while (stack.length > 0) {
-    const visit = stack.pop() as Visit | Leave;
-    if (visit instanceof Leave) {
-      onPath.delete(visit.value);
-      continue;
-    }
-    const isRoot = visit.parent === undefined;
-    const key = visit.key;
-    // The root is read like a list item: undefined there becomes null.
-    const inObject = !isRoot && typeof key === "string";
-    const problem = (reason: string): JsonProblem => ({ path: pathOf(visit, root), reason });
-    let item = visit.value;
-    if (mode !== "exact" && typeof item === "object" && item !== null) {
-      const toJson = (item as { toJSON?: unknown }).toJSON;
-      if (typeof toJson === "function") {
-        try {
-          item = toJson.call(item, isRoot ? "" : String(key));
-        } catch (error) {
-          return problem(`an object whose toJSON() threw (${error instanceof Error ? error.message : String(error)})`);
-        }
-      } else if (item instanceof Number || item instanceof String || item instanceof Boolean) {
-        item = item.valueOf();
-      }
-    }
-    if (typeof item !== "object" || item === null) {
-      const kind = primitiveKind(item);
-      if (kind === "bigint") return problem("a bigint (JSON has no bigints)");
-      if (kind === "drop" && inObject) {
-        // JSON drops undefined properties, as every JSON consumer expects; a function or symbol is lost.
-        if (building) remove(visit.target, key);
-        else if (item !== undefined) return problem(`${describePrimitive(item)} (JSON would drop it)`);
-        continue;
-      }
-      if (kind === "keep") put(visit.target, key, item);
-      else if (building) put(visit.target, key, null);
-      else return problem(`${describePrimitive(item)} (JSON would make it null)`);
-      continue;
-    }
-    if (onPath.has(item)) return problem("a cycle (the value contains itself)");
-    if (visit.depth >= MAX_JSON_DEPTH) return problem(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-    const depth = visit.depth + 1;
-    if (Array.isArray(item)) {
-      const copy = building ? new Array<unknown>(item.length).fill(null) : undefined;
-      put(visit.target, key, copy);
-      onPath.add(item);
-      stack.push(new Leave(item));
-      // Children in reverse, so the first offending value in document order is the one reported.
-      for (let index = item.length - 1; index >= 0; index--) {
-        const child: unknown = item[index];
-        if (isJsonPrimitive(child)) {
-          if (copy !== undefined) copy[index] = child;
-        } else if (typeof child === "object" || !building || typeof child === "bigint") {
-          stack.push({ value: child, parent: visit, key: index, depth, target: copy });
-        } // else: undefined, a function, a symbol or a non-finite number: null in the copy
-      }
-      continue;
-    }
-    if (!isPlainObject(item)) return problem(describeObject(item, mode));
-    const copy: Record<string, unknown> | undefined = building ? {} : undefined;
-    put(visit.target, key, copy);
-    onPath.add(item);
-    stack.push(new Leave(item));
-    const pending: Visit[] = [];
-    for (const childKey of Object.keys(item)) {
-      const child = item[childKey];
-      if (child === undefined) continue; // JSON drops undefined properties
-      if (isJsonPrimitive(child)) {
-        if (copy !== undefined) put(copy, childKey, child);
-      } else if (typeof child === "object" || !building || typeof child === "bigint") {
-        // An object holds its key's place now, so the copy keeps the original key order.
-        if (copy !== undefined) put(copy, childKey, null);
-        pending.push({ value: child, parent: visit, key: childKey, depth, target: copy });
-      } else if (typeof child === "number") {
-        if (copy !== undefined) put(copy, childKey, null); // NaN, ±Infinity
-      } // else: a function or a symbol, dropped
-    }
-    for (let index = pending.length - 1; index >= 0; index--) stack.push(pending[index] as Visit);
-  }
-  return building ? new Converted(holder[0]) : undefined;
+/** Thrown inside the walk at the first problem; caught by `walk`. */
+class Found {
+  constructor(readonly reason: string) {}
 }
 
-/** A string, boolean, finite number or null: JSON data as it is. */
+/** JSON leaves this property out of its object. */
+const DROP: unique symbol = Symbol("drop");
+
+/** The problem, or (normalize) the converted value, or undefined (nothing to report, nothing built). */
+function walk(value: unknown, mode: Mode, root: string): JsonProblem | Converted | undefined {
+  const walker = new Walker(mode);
+  try {
+    const converted = walker.value(value, "", false, 0);
+    return mode === "normalize" ? new Converted(converted === DROP ? null : converted) : undefined;
+  } catch (error) {
+    // Recursion is bounded by MAX_JSON_DEPTH; a stack that was nearly full when the walk began is not.
+    if (error instanceof RangeError) return { path: pathOf(walker.keys, root), reason: "nested too deeply to walk" };
+    if (!(error instanceof Found)) throw error;
+    return { path: pathOf(walker.keys, root), reason: error.reason };
+  }
+}
+
+/**
+ * One walk. Recursive, for speed: nesting is refused past `MAX_JSON_DEPTH` levels, which bounds the
+ * recursion (two frames a level). `keys` is the path to the value being walked, `ancestors` the
+ * objects on it (a repeat is a cycle; a value shared by siblings is not).
+ */
+class Walker {
+  readonly keys: (string | number)[] = [];
+  readonly #ancestors: object[] = [];
+  readonly #building: boolean;
+
+  constructor(readonly mode: Mode) {
+    this.#building = mode === "normalize";
+  }
+
+  /** The JSON value for `value` (itself unless normalizing), or DROP when JSON leaves it out of its object. */
+  value(value: unknown, key: string, inObject: boolean, depth: number): unknown {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return value;
+      case "number":
+        if (!Number.isFinite(value)) return this.#lost(value, inObject);
+        // JSON writes -0 as 0: a store keeps it, exact JSON data has none.
+        if (value !== 0 || 1 / value > 0 || this.mode === "strict") return value;
+        if (this.#building) return 0;
+        throw new Found("-0 (JSON would make it 0)");
+      case "bigint":
+        throw new Found("a bigint (JSON has no bigints)");
+      case "object":
+        return value === null ? null : this.object(value, key, inObject, depth);
+      default: // undefined, a function, a symbol
+        return this.#lost(value, inObject);
+    }
+  }
+
+  /**
+   * A value JSON loses: a non-finite number becomes null; undefined, a function or a symbol is
+   * dropped from an object and null elsewhere. Converted when normalizing, else a problem (except an
+   * undefined property, which every JSON consumer expects to vanish).
+   */
+  #lost(value: unknown, inObject: boolean): unknown {
+    const dropped = inObject && typeof value !== "number";
+    if (dropped && (value === undefined || this.#building)) return DROP;
+    if (this.#building) return null;
+    throw new Found(`${describePrimitive(value)} (JSON would ${dropped ? "drop it" : "make it null"})`);
+  }
+
+  object(value: object, key: string, inObject: boolean, depth: number): unknown {
+    if (this.mode !== "exact") {
+      const toJson = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJson === "function") {
+        let converted: unknown;
+        try {
+          converted = toJson.call(value, key);
+        } catch (error) {
+          throw new Found(`an object whose toJSON() threw (${error instanceof Error ? error.message : String(error)})`);
+        }
+        // JSON calls toJSON once: an object it returns is serialized as it is.
+        if (typeof converted !== "object" || converted === null) return this.value(converted, key, inObject, depth);
+        return this.#container(converted, depth);
+      }
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+        return this.value(value.valueOf(), key, inObject, depth);
+      }
+    }
+    return this.#container(value, depth);
+  }
+
+  #container(value: object, depth: number): unknown {
+    const ancestors = this.#ancestors;
+    if (ancestors.includes(value)) throw new Found("a cycle (the value contains itself)");
+    if (depth >= MAX_JSON_DEPTH) throw new Found(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    const keys = this.keys;
+    if (Array.isArray(value)) {
+      const copy = this.#building ? new Array<unknown>(value.length) : undefined;
+      ancestors.push(value);
+      for (let index = 0; index < value.length; index++) {
+        let child: unknown = value[index];
+        if (!isJsonPrimitive(child)) {
+          keys.push(index);
+          child = this.value(child, String(index), false, depth + 1);
+          keys.pop();
+        }
+        if (copy !== undefined) copy[index] = child;
+      }
+      ancestors.pop();
+      return copy ?? value;
+    }
+    if (!isPlainObject(value)) throw new Found(describeObject(value, this.mode));
+    const copy: Record<string, unknown> | undefined = this.#building ? {} : undefined;
+    ancestors.push(value);
+    for (const childKey of Object.keys(value)) {
+      let child: unknown = value[childKey];
+      if (!isJsonPrimitive(child)) {
+        keys.push(childKey);
+        child = this.value(child, childKey, true, depth + 1);
+        keys.pop();
+        if (child === DROP) continue;
+      }
+      if (copy === undefined) continue;
+      if (childKey === "__proto__") setOwn(copy, childKey, child);
+      else copy[childKey] = child;
+    }
+    ancestors.pop();
+    return copy ?? value;
+  }
+}
+
+/** A string, boolean, finite number (not -0) or null: JSON data as it is. */
 function isJsonPrimitive(value: unknown): boolean {
   return (
     value === null ||
     typeof value === "string" ||
     typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value))
+    (typeof value === "number" && Number.isFinite(value) && (value !== 0 || 1 / value > 0))
   );
-}
-
-type PrimitiveKind = "keep" | "null" | "drop" | "bigint";
-
-function primitiveKind(value: unknown): PrimitiveKind {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-    case "object": // null (objects are handled before)
-      return "keep";
-    case "number":
-      return Number.isFinite(value) ? "keep" : "null";
-    case "bigint":
-      return "bigint";
-    default: // undefined, function, symbol
-      return "drop";
-  }
 }
 
 function describePrimitive(value: unknown): string {
@@ -239,24 +247,8 @@ function nameOf(value: object): string {
   return typeof name === "string" && name !== "" ? `an instance of ${name}` : "an instance of a class";
 }
 
-/** Writes a converted value into its parent's copy (an own data property, even for "__proto__"). */
-function put(target: Container | undefined, key: string | number, value: unknown): void {
-  if (target === undefined) return;
-  if (Array.isArray(target)) target[key as number] = value;
-  else if (key === "__proto__") setOwn(target, key, value);
-  else target[key as string] = value;
-}
-
-function remove(target: Container | undefined, key: string | number): void {
-  if (target !== undefined && !Array.isArray(target)) delete target[key as string];
-}
-
-function pathOf(visit: Visit, root: string): string {
-  const parts: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) {
-    parts.push(typeof at.key === "number" ? `[${at.key}]` : formatKey(at.key));
-  }
-  parts.reverse();
+function pathOf(keys: readonly (string | number)[], root: string): string {
+  const parts = keys.map((key) => (typeof key === "number" ? `[${key}]` : formatKey(key)));
   // A path a thousand levels deep is no help to read: its start and end are.
   if (parts.length > 24)
     return `${root}${parts.slice(0, 8).join("")}…(${parts.length - 12} more)…${parts.slice(-4).join("")}`;
