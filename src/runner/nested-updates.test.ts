@@ -188,6 +188,39 @@ describe.each<[string, () => SessionStore]>([
   });
 });
 
+describe("the parent's own update", () => {
+  it("stays attributed to the parent and comes after its nested calls", async () => {
+    const batch = tool({
+      name: "batch",
+      description: "x",
+      input: z.object({}),
+      replayable: true,
+      execute: async (_args, context) => {
+        for (const n of [1, 2]) {
+          await context.seam?.callTool({
+            toolName: "put",
+            args: { n },
+            parentToolCallId: context.toolCallId ?? "",
+            toolCallId: `${context.toolCallId}.${n}`,
+          });
+        }
+        return { result: "ok", update: ContextUpdate.new<Deps>().append("notes", "batched") };
+      },
+    });
+    const model = new ScriptedModel([{ toolCalls: [{ id: "b", name: "batch", args: {} }] }, { text: "done" }]);
+    const result = await runChecked(new Agent<Deps>({ model, tools: [put, batch] }), "go", { deps: {} });
+    const updates = result.log
+      .filter((event) => event.type === "context_update")
+      .map((event) => event.data as { toolCallId: string; parentToolCallId?: string });
+    expect(updates.map((data) => [data.toolCallId, data.parentToolCallId])).toEqual([
+      ["b.1", "b"],
+      ["b.2", "b"],
+      ["b", undefined],
+    ]);
+    expect(result.deps).toEqual({ list: [1, 2], notes: ["batched"] });
+  });
+});
+
 describe("nested updates after a resume", () => {
   it("are folded once: recorded ones come from the log, the re-run call's is its own event", async () => {
     let crashed = false;
