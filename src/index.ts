@@ -5,7 +5,8 @@ export {
   type ResumeOptions,
   type RunArguments,
   type SessionRunOptions,
-} from "./agent.js";
+} from "./agent/agent.js";
+export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,
   type ApprovalTool,
@@ -16,7 +17,7 @@ export {
   listPendingApprovals,
   type PendingApproval,
   pendingApprovalsOf,
-} from "./approvals.js";
+} from "./approvals/approvals.js";
 // Error classes of the optional parts, so one import catches them all (the modules are light: no sandbox or SDK loads).
 export { CodeExecutionError, CodeLimitError } from "./code-mode/errors.js";
 export {
@@ -101,7 +102,7 @@ export {
   type UsageLimitName,
   UserError,
 } from "./errors/index.js";
-export { getLogger, type Logger, resetLogger, setLogger } from "./logger.js";
+export { getLogger, type Logger, resetLogger, setLogger } from "./logging/logger.js";
 export { McpConnectionError, McpToolError } from "./mcp/mcp-errors.js";
 export { type AiSdkLanguageModel, fromAiSdk } from "./models/adapters/ai-sdk.js";
 export { withFallback } from "./models/fallback.js";
@@ -202,7 +203,6 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
-export { DEFAULT_LEASE_TTL_MS } from "./session-lease.js";
 export {
   type AcquireLeaseOptions,
   type AppendOptions,
@@ -234,7 +234,7 @@ export {
   SubAgentContextError,
   SubAgentFailedError,
   SubAgentToolsError,
-} from "./sub-agent.js";
+} from "./sub-agents/sub-agent.js";
 export {
   type AnyTool,
   type CompiledSchema,

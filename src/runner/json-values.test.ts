@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { codeMode } from "../code-mode/code-mode.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ScriptedModel } from "../models/scripted-model.js";

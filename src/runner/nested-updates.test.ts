@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { codeMode } from "../code-mode/code-mode.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ScriptedModel } from "../models/scripted-model.js";
@@ -14,7 +14,7 @@ import { projectDeps } from "../session/projections.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { agentAsTool } from "../sub-agent.js";
+import { agentAsTool } from "../sub-agents/sub-agent.js";
 import { runChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 
