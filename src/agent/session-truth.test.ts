@@ -325,8 +325,16 @@ describe("a value that cannot be recorded is an error result at its call", () =>
     }
   });
 
-  it("without a store the value is passed on as it is", async () => {
+  it("without a store the same: the in-memory log holds only what a store could", async () => {
     const result = await agent().run("dig");
     expect(result.output).toBe("ok");
+    const toolMessage = result.messages.find((message) => message.role === "tool") as {
+      result: unknown;
+      isError: boolean;
+    };
+    expect(toolMessage).toMatchObject({
+      isError: true,
+      result: expect.stringMatching(/nested deeper than 1000 levels/),
+    });
   });
 });

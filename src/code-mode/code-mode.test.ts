@@ -206,15 +206,20 @@ describe("codeMode through an agent run", () => {
     expect(result.output).toBe("done");
   });
 
-  it("keeps the records of calls made before the program failed", async () => {
+  it("keeps the records of calls made before the program failed, and reports the failure as a failure", async () => {
     const { toolMessage, result } = await runProgram(
-      "await tools.add({ a: 1, b: 2 }); console.log('x'); throw new Error('late')",
+      "await tools.add({ a: 1, b: 2 }); await tools.add({ a: 3, b: 4 }); await tools.echo({ text: 'e' }); console.log('x'); throw new Error('late')",
     );
-    expect(toolMessage.result).toEqual({
-      result: null,
-      error: expect.stringMatching(/CodeExecutionError: Error: late[\s\S]*x/),
-    });
-    expect(result.deps.sums).toEqual([3]);
+    expect(toolMessage.isError).toBe(true);
+    expect(toolMessage.result).toMatch(/^Tool "run_code" failed: Error: late\nConsole output before the failure:\nx\n/);
+    expect(toolMessage.result).toMatch(/Before the failure, 3 tool calls ran and took effect: add ×2, echo\.$/);
+    expect(result.deps.sums).toEqual([3, 7]);
+    const nested = result.log.filter((event) => event.type === "tool_call_result");
+    expect(nested.map((event) => (event.data as { toolCallId: string }).toolCallId)).toEqual([
+      "prog.1",
+      "prog.2",
+      "prog.3",
+    ]);
   });
 
   it("declares the allowed tools in TypeScript in its description", () => {

@@ -3,6 +3,7 @@ import { DefinitionError } from "../errors/index.js";
 import type { RunContext } from "../session/run-context.js";
 import { checkToolName, type Tool, tool } from "../tools/tool.js";
 import { type DeclaredTool, toolDeclarations } from "./declarations.js";
+import { CodeExecutionError, CodeLimitError } from "./errors.js";
 import { type CodeLimits, resolveLimits } from "./limits.js";
 import { consoleOf, runInSandbox, type ToolCallReply } from "./sandbox.js";
 
@@ -24,11 +25,6 @@ export interface CodeModeResult {
   readonly result: unknown;
   /** Console output, when the program wrote any. */
   readonly console?: string;
-  /**
-   * Set when the program failed after some of its tool calls ran: the failure is reported here (not
-   * as an error result), since those calls took effect.
-   */
-  readonly error?: string;
 }
 
 const input = z.object({
@@ -41,12 +37,13 @@ const input = z.object({
  * makes goes through the run like a direct one (validation, hooks, approvals, budget) and is
  * journaled as it happens: its `tool_call` intent (with `parentToolCallId`, id `<parent>.<n>` in
  * program order) committed before the tool runs, then its `context_update` (folded into deps) and
- * `tool_call_result`. The model sees only the program's result and its console output. A call that
- * needs approval without an approval handler pauses the run (`approval_requested` naming the
- * program's call; `run_code` stays open). After the decision, or after a crash, the resume runs the
- * program again: calls with a recorded result return it without running, the decided call runs with
- * the decided arguments (or throws the rejection), a call in doubt follows the in-doubt rules, under
- * its own id.
+ * `tool_call_result`. The model sees only the program's result and its console output. A program
+ * that fails is a failed call (an error result), also after some of its calls ran: those are
+ * recorded already, and the error says which took effect. A call that needs approval without an
+ * approval handler pauses the run (`approval_requested` naming the program's call; `run_code` stays
+ * open). After the decision, or after a crash, the resume runs the program again: calls with a
+ * recorded result return it without running, the decided call runs with the decided arguments (or
+ * throws the rejection), a call in doubt follows the in-doubt rules, under its own id.
  *
  * @example
  * const agent = new Agent({ model, tools: [add, codeMode({ tools: [add] })] });
@@ -89,7 +86,8 @@ export function codeMode<D extends object = Record<string, unknown>>(
       const allowed = listed ?? seam.toolNames.filter((item) => item !== name);
       const parentToolCallId = context.toolCallId ?? name;
       let count = 0;
-      let ran = 0;
+      /** The tools of the calls that ran, in program order. */
+      const ran: string[] = [];
 
       const onToolCall = async (toolName: string, args: unknown, signal: AbortSignal): Promise<ToolCallReply> => {
         count += 1;
@@ -101,7 +99,7 @@ export function codeMode<D extends object = Record<string, unknown>>(
           toolCallId: `${parentToolCallId}.${count}`,
           signal: AbortSignal.any([signal, context.signal]),
         });
-        if (outcome.ran) ran += 1;
+        if (outcome.ran) ran.push(toolName);
         return outcome.isError ? { ok: false, error: errorText(outcome.result) } : { ok: true, value: outcome.result };
       };
 
@@ -109,16 +107,26 @@ export function codeMode<D extends object = Record<string, unknown>>(
         const run = await runInSandbox({ code, toolNames: allowed, limits, onToolCall, signal: context.signal });
         return run.console === "" ? { result: run.value } : { result: run.value, console: run.console };
       } catch (error) {
+        // A failure, reported as one. The calls that ran before it took effect (their updates and
+        // results are in the log and in deps already): the model is told which.
+        // Only the program's own errors: one that stops the run (a nested intent not committed) is the run's.
+        if (!(error instanceof CodeExecutionError || error instanceof CodeLimitError)) throw error;
         const output = consoleOf(error);
-        if (error instanceof Error && output !== "") error.message += `\nConsole output before the failure:\n${output}`;
-        if (ran === 0 || context.signal.aborted) throw error;
-        // Calls before the failure took effect (they are in the log and in deps): the model is told
-        // so with the failure, not given a bare error.
-        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        return { result: null, error: message };
+        if (output !== "") error.message += `\nConsole output before the failure:\n${output}`;
+        if (ran.length > 0) error.message += `\n${tookEffect(ran)}`;
+        throw error;
       }
     },
   });
+}
+
+/** "Before the failure, 4 tool calls ran and took effect: add ×3, search." */
+function tookEffect(tools: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of tools) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const listed = [...counts].map(([name, times]) => (times === 1 ? name : `${name} ×${times}`)).join(", ");
+  const calls = tools.length === 1 ? "1 tool call" : `${tools.length} tool calls`;
+  return `Before the failure, ${calls} ran and took effect: ${listed}.`;
 }
 
 function errorText(result: unknown): string {

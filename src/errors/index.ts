@@ -1,5 +1,6 @@
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { LeaseLostError } from "./lease-errors.js";
+export { NonJsonValueError } from "./non-json-value-error.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
 export {
   AllModelsFailedError,
@@ -53,6 +54,7 @@ export {
   UnrecognizedStoreError,
   type UnrecognizedStoreReason,
 } from "./store-errors.js";
+export { ToolFailedError } from "./tool-failed-error.js";
 export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 export {
   ApprovalArgumentsError,

@@ -126,7 +126,7 @@ export class EventSequenceError extends UserError {
  *
  * @example
  * await store.append("s1", [{ seq: 1, at, type: "audit", data: { n: 1n } }], { expectedLastSeq: 0 });
- * // EventNotSerializableError: event "audit" (seq 1) data.n: a bigint is not JSON-serializable
+ * // EventNotSerializableError: Event "audit" (seq 1) data.n: a bigint (JSON has no bigints); session events must be JSON-serializable
  */
 export class EventNotSerializableError extends UserError {
   readonly code = "event_not_serializable";

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
-import { ContextUpdate } from "../context/context-update.js";
+import type { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
-import { findNonJson } from "../session/json-value.js";
 import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import { invalidUpdate, recordableResult } from "./recordable.js";
 import type { RunState } from "./run-state.js";
 import { checkToolCallLimit } from "./stop-rules.js";
 import { runTool } from "./tool-execution.js";
@@ -73,23 +73,24 @@ export async function runNested<D extends object, O>(
     throw state.halt(error);
   }
   state.shareDeps();
-  const outcome = await runTool(state, tool, call.toolCallId, args, state.context.deps, call.signal);
-  let result: unknown = outcome.result === undefined ? null : outcome.result;
+  // Recordable already (JSON-normalized, see `runTool`), as the hook, the log and the program see it.
+  let outcome = await runTool(state, tool, call.toolCallId, args, state.context.deps, call.signal);
   const hook = state.config.hooks.postToolUse;
   if (hook !== undefined) {
-    const replaced = await hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity));
-    if (replaced) result = replaced.result;
+    const { result, isError } = outcome;
+    const replaced = await hook({ ...identity, args, result, isError }, state.runContext(identity));
+    if (replaced) outcome = { ...recordableResult(tool.name, replaced.result, isError), update: outcome.update };
   }
-  const update = outcome.update;
-  const finished = await finishNested(state, call, tool.name, { result, isError: outcome.isError, update }, started);
+  const finished = await finishNested(state, call, tool.name, outcome, started);
   if (!finished.isError) state.toolSucceeded(tool.name);
   return finished;
 }
 
 /**
- * Records how a nested call ended: its update through the one reducer (a `context_update` naming
- * the nested call and its parent, then the update's log events), then its `tool_call_result`. A
- * result or update that cannot be recorded becomes an error result, as for a direct call.
+ * Records how a nested call ended — a recordable outcome (see `recordable`): its update through the
+ * one reducer (a `context_update` naming the nested call and its parent, then the update's log
+ * events), also when the call failed, then its `tool_call_result`. An update the reducer refuses
+ * becomes an error result, as for a direct call.
  */
 export async function finishNested<D extends object, O>(
   state: RunState<D, O>,
@@ -100,26 +101,15 @@ export async function finishNested<D extends object, O>(
 ): Promise<NestedCallOutcome> {
   const source = { toolCallId: call.toolCallId, toolName, parentToolCallId: call.parentToolCallId };
   let { result, isError } = outcome;
-  const update = outcome.update instanceof ContextUpdate && !isError ? outcome.update : undefined;
-  const persisted = state.config.persistence !== undefined;
-  const notJson = persisted ? findNonJson(result) : undefined;
-  if (notJson !== undefined) {
-    result = `Tool "${toolName}" returned a result that is not JSON data at ${notJson}; it cannot be recorded`;
-    isError = true;
-  }
-  const badUpdate = persisted && update !== undefined && !isError ? findNonJson(update.operations()) : undefined;
-  if (badUpdate !== undefined) {
-    result = `Tool "${toolName}" returned a context update with a value that is not JSON data (${badUpdate.replace("$", "operations")}); nothing was applied`;
-    isError = true;
-  }
+  const update = outcome.update;
   let folded = false;
-  if (update !== undefined && !isError) {
+  if (update !== undefined) {
     try {
       state.applyUpdate(update, source);
       folded = true;
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
-      result = `Tool "${toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
+      result = invalidUpdate(toolName, error, isError ? result : undefined);
       isError = true;
     }
   }

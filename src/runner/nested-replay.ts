@@ -3,6 +3,7 @@ import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { NestedJournalEntry } from "./nested-journal.js";
 import { finishNested, runNested, sameJson } from "./nested-record.js";
+import { recordable } from "./recordable.js";
 import type { InDoubtDecision, RunState } from "./run-state.js";
 
 /**
@@ -97,7 +98,11 @@ async function settleInDoubt<D extends object, O>(
     case "result": {
       // A decision may carry the call's update: folded like the tool's own.
       const update = decision.update;
-      const outcome = { result: decision.result, isError: decision.isError ?? false, update };
+      const outcome = recordable(entry.toolName, {
+        result: decision.result,
+        isError: decision.isError ?? false,
+        update,
+      });
       return finishNested(state, call, entry.toolName, outcome, started);
     }
     default: {

@@ -1,11 +1,12 @@
 import { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
 import { ApprovalPendingError, CancelledError, ToolRetryError } from "../errors/run-errors.js";
-import { findNonJson } from "../session/json-value.js";
+import { ToolFailedError } from "../errors/tool-failed-error.js";
 import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
+import { invalidUpdate, type Outcome, recordable, recordableResult } from "./recordable.js";
 import { checkReplayComplete } from "./replay-check.js";
 import type { RunState } from "./run-state.js";
 import {
@@ -16,11 +17,7 @@ import {
   type ToolCallPart,
 } from "./tool-preparation.js";
 
-export interface Outcome<D extends object> {
-  result: unknown;
-  isError: boolean;
-  update?: ContextUpdate<D>;
-}
+export type { Outcome } from "./recordable.js";
 
 /**
  * Runs the tool calls of one model turn. Sequential (default): each call sees the deps the earlier
@@ -78,8 +75,10 @@ function invoke<D extends object, O>(
 }
 
 /**
- * Runs a tool's `execute` with its timeout and the run's signal; errors become error outcomes.
- * A synchronous tool's outcome is returned as is: no promise, no race, no extra tick.
+ * Runs a tool's `execute` with its timeout and the run's signal; errors become error outcomes (a
+ * `ToolFailedError` keeps its update). The outcome is made recordable (`recordable`: JSON-normalized,
+ * or an error naming the path) before anyone sees it. A synchronous tool's outcome is returned
+ * without a promise, a race or an extra tick.
  */
 export function runTool<D extends object, O>(
   state: RunState<D, O>,
@@ -99,14 +98,14 @@ export function runTool<D extends object, O>(
   }
   if (!isThenable(returned)) {
     scope.dispose();
-    return toOutcome<D>(returned);
+    return toOutcome<D>(tool.name, returned);
   }
   // A nested call that stopped the run (see `RunState.halt`) wins over whatever its tool made of it.
   return raceAbort(Promise.resolve(returned), scope.signal).then(
     (value) => {
       scope.dispose();
       state.throwIfHalted(toolCallId);
-      return toOutcome<D>(value);
+      return toOutcome<D>(tool.name, value);
     },
     (error: unknown) => {
       scope.dispose();
@@ -116,11 +115,12 @@ export function runTool<D extends object, O>(
   );
 }
 
-function toOutcome<D extends object>(value: unknown): Outcome<D> {
+function toOutcome<D extends object>(toolName: string, value: unknown): Outcome<D> {
   if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
-    return { result: (value as { result?: unknown }).result, isError: false, update: value.update as ContextUpdate<D> };
+    const result = (value as { result?: unknown }).result;
+    return recordable(toolName, { result, isError: false, update: value.update as ContextUpdate<D> });
   }
-  return { result: value, isError: false };
+  return recordable(toolName, { result: value, isError: false });
 }
 
 function failedOutcome<D extends object, O>(
@@ -134,7 +134,12 @@ function failedOutcome<D extends object, O>(
   if (scope.timedOut()) return { result: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, isError: true };
   if (error instanceof ToolRetryError) return { result: failure(state, tool, error.message), isError: true };
   const message = error instanceof Error ? error.message : String(error);
-  return { result: `Tool "${tool.name}" failed: ${message}`, isError: true };
+  const result = `Tool "${tool.name}" failed: ${message}`;
+  // A tool that failed after doing something records what it did.
+  if (error instanceof ToolFailedError && error.update !== undefined) {
+    return recordable(tool.name, { result, isError: true, update: error.update as ContextUpdate<D> });
+  }
+  return { result, isError: true };
 }
 
 /**
@@ -147,49 +152,46 @@ function settle<D extends object, O>(
   prepared: PreparedCall<D>,
   outcome: Outcome<D>,
 ): Promise<void> | undefined {
-  const result: unknown = outcome.result === undefined ? null : outcome.result;
+  // Refused calls (unknown tool, bad arguments, denied, rejected, settled in doubt) never ran; a
+  // result and update settled by hand are made recordable here, a tool's own in `runTool`.
+  if (prepared.type === "skip") return record(state, prepared, recordable(prepared.call.toolName, outcome));
   const hook = state.config.hooks.postToolUse;
-  // Refused calls (unknown tool, bad arguments, denied, rejected, settled in doubt) never ran.
-  if (hook === undefined || prepared.type === "skip") return record(state, prepared, outcome, result);
+  if (hook === undefined) return record(state, prepared, outcome);
   const { call, args } = prepared;
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
-  return Promise.resolve(
-    hook({ ...identity, args, result, isError: outcome.isError }, state.runContext(identity)),
-  ).then((replaced) => record(state, prepared, outcome, replaced ? replaced.result : result));
+  const { result, isError } = outcome;
+  return Promise.resolve(hook({ ...identity, args, result, isError }, state.runContext(identity))).then((replaced) =>
+    record(
+      state,
+      prepared,
+      replaced ? { ...recordableResult(call.toolName, replaced.result, isError), update: outcome.update } : outcome,
+    ),
+  );
 }
 
+/**
+ * Records a recordable outcome (see `recordable`): its update first — also a failed call's, which
+ * says what the tool did before failing — then the tool result.
+ */
 function record<D extends object, O>(
   state: RunState<D, O>,
   prepared: PreparedCall<D>,
   outcome: Outcome<D>,
-  given: unknown,
 ): Promise<void> | undefined {
   const { call } = prepared;
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
-  let result = given;
+  let result = outcome.result;
   let isError = outcome.isError;
-  const persisted = state.config.persistence !== undefined;
-  const notJson = persisted ? findNonJson(result) : undefined;
-  if (notJson !== undefined) {
-    result = `Tool "${call.toolName}" returned a result that is not JSON data at ${notJson}; it cannot be recorded`;
-    isError = true;
-  }
-  const badUpdate =
-    persisted && outcome.update !== undefined && !isError ? findNonJson(outcome.update.operations()) : undefined;
-  if (badUpdate !== undefined) {
-    result = `Tool "${call.toolName}" returned a context update with a value that is not JSON data (${badUpdate.replace("$", "operations")}); nothing was applied`;
-    isError = true;
-  }
   const emit = state.config.emit;
   const events: AgentStreamEvent<O, D>[] = [];
-  if (outcome.update !== undefined && !isError) {
+  if (outcome.update !== undefined) {
     try {
       state.applyUpdate(outcome.update, identity);
       const operations = outcome.update.depsOperations();
       if (operations.length > 0 && emit) events.push({ type: "context-update", ...identity, operations });
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
-      result = `Tool "${call.toolName}" returned an invalid context update (nothing was applied): ${error.message}`;
+      result = invalidUpdate(call.toolName, error, isError ? result : undefined);
       isError = true;
     }
   }

@@ -81,13 +81,20 @@ describe("delegate", () => {
       },
     });
     const parentModel = new ScriptedModel([{ toolCalls: [{ name: "probe" }] }, { text: "ok" }]);
-    await runChecked(new Agent({ model: parentModel, tools: [probe] }), "go"); // lookup is not allowed
+    const result = await runChecked(new Agent({ model: parentModel, tools: [probe] }), "go"); // lookup is not allowed
     expect(caught).toBeInstanceOf(SubAgentFailedError);
     const failed = caught as SubAgentFailedError;
     expect(failed.cause).toBeInstanceOf(SubAgentToolsError);
     expect(failed.childCode).toBe("subagent_tool_not_allowed");
     expect(failed.update.logEvents().map(([type]) => type)).toEqual(["subagent_started", "subagent_failed"]);
     expect(lastToolResult(parentModel, 1).result).toMatch(/Tool "probe" failed: Sub-agent "c" failed/);
+    // Let out of the tool, it is a failure that carries its update: the parent's log records it.
+    expect(lastToolResult(parentModel, 1)).toMatchObject({ isError: true });
+    const recorded = result.log.filter((event) => event.type.startsWith("subagent_"));
+    expect(recorded.map((event) => [event.type, (event.data as { toolCallId?: string }).toolCallId])).toEqual([
+      ["subagent_started", lastToolResult(parentModel, 1).toolCallId],
+      ["subagent_failed", lastToolResult(parentModel, 1).toolCallId],
+    ]);
   });
 
   it("needs a tool context inside a run", async () => {

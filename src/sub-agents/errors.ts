@@ -1,5 +1,6 @@
 import type { ContextUpdate } from "../context/context-update.js";
-import { NousError, UserError } from "../errors/nous-error.js";
+import { UserError } from "../errors/nous-error.js";
+import { ToolFailedError } from "../errors/tool-failed-error.js";
 import type { Usage } from "../session/usage.js";
 
 /**
@@ -28,18 +29,18 @@ export class SubAgentContextError extends UserError {
 
 /**
  * A sub-agent's run failed. `cause` is the child's own error; `update` records `subagent_started`
- * and `subagent_failed` in the parent's log when the delegating tool returns it; `usage` is what the
- * child used (already added to the parent run's usage); `log` is the child's log up to the failure.
+ * and `subagent_failed` in the parent's log; `usage` is what the child used (already added to the
+ * parent run's usage); `log` is the child's log up to the failure. A `ToolFailedError`: thrown out
+ * of the delegating tool, the parent run records the update and the call's failure.
  */
-export class SubAgentFailedError extends NousError {
-  readonly fault = "tool" as const;
-  readonly code = "subagent_failed";
+export class SubAgentFailedError extends ToolFailedError<object> {
+  override readonly code = "subagent_failed";
   /** The child's error code (`depth_limit_exceeded`, `subagent_tool_not_allowed`, `max_iterations_exceeded`, …). */
   readonly childCode: string;
   readonly agent: string;
   readonly childSessionId: string | null;
   readonly usage: Usage;
-  readonly update: ContextUpdate<object>;
+  declare readonly update: ContextUpdate<object>;
 
   constructor(fields: {
     agent: string;
@@ -50,11 +51,13 @@ export class SubAgentFailedError extends NousError {
     cause: unknown;
   }) {
     const reason = fields.cause instanceof Error ? fields.cause.message : String(fields.cause);
-    super({ message: `Sub-agent "${fields.agent}" failed (${fields.childCode}): ${reason}`, cause: fields.cause });
+    super(`Sub-agent "${fields.agent}" failed (${fields.childCode}): ${reason}`, {
+      update: fields.update,
+      cause: fields.cause,
+    });
     this.agent = fields.agent;
     this.childCode = fields.childCode;
     this.childSessionId = fields.childSessionId;
     this.usage = fields.usage;
-    this.update = fields.update;
   }
 }

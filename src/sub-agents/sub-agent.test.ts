@@ -65,6 +65,7 @@ describe.each<[string, () => SessionStore]>([
       depth: 1,
     });
     expect(completed).toEqual({
+      toolCallId: "r1",
       childSessionId,
       childRunId: started?.childRunId,
       usage: usage({ requests: 2, input: 7, output: 3, toolCalls: 1 }),
@@ -113,13 +114,17 @@ describe("sub-agent usage", () => {
     expect(dataOf(result.log, "subagent_started")[0]?.childSessionId).toBeNull(); // no store: no child session
   });
 
-  it("adds what a failed child used, and the parent's model sees the failure", async () => {
+  it("adds what a failed child used, and the parent's model sees the failure as a failed call", async () => {
     const { lead, parentModel } = researchSetup({
       childSteps: [{ toolCalls: [{ id: "l1", name: "lookup", args: { q: "milk" } }], usage: u(3, 2) }],
       maxIterations: 1,
     });
     const result = await runChecked(lead, "go");
-    expect(lastToolResult(parentModel, 1).result).toMatch(/^Sub-agent "researcher" failed \(max_iterations_exceeded\)/);
+    // A failure, reported as one: an error result, with the child's update recorded all the same.
+    expect(lastToolResult(parentModel, 1)).toMatchObject({ isError: true });
+    expect(lastToolResult(parentModel, 1).result).toMatch(
+      /^Tool "research" failed: Sub-agent "researcher" failed \(max_iterations_exceeded\)/,
+    );
     const [failed] = dataOf(result.log, "subagent_failed");
     expect(failed).toMatchObject({
       usage: usage({ requests: 1, input: 3, output: 2, toolCalls: 1 }),

@@ -82,7 +82,8 @@ export interface Delegation<O, CD extends object, PD extends object> {
  *
  * Resolves with the child's output and an `update` to return from the tool. Rejects with
  * `SubAgentFailedError` (carrying `update` with `subagent_failed`, the child's `usage` and `log`)
- * when the child fails, or with the child's `CancelledError` when the parent run was cancelled.
+ * when the child fails — a `ToolFailedError`: let it out of the tool and the run records the update
+ * and the call's failure — or with the child's `CancelledError` when the parent run was cancelled.
  *
  * @example
  * execute: async ({ topic }, context) => {
@@ -142,7 +143,15 @@ export async function delegate<PD extends object, CD extends object, O>(
     const usage = usageFromLog(earlier.log, childRunId);
     seam.addUsage(usage);
     const cause = new Error(earlier.error.message);
-    const failure = { childSessionId, childRunId, usage, code: earlier.error.code, cause, log: earlier.log };
+    const failure = {
+      childSessionId,
+      childRunId,
+      usage,
+      code: earlier.error.code,
+      cause,
+      log: earlier.log,
+      toolCallId,
+    };
     throw childFailed(started, label, failure);
   }
   let result: RunResult<O, CD>;
@@ -169,10 +178,11 @@ export async function delegate<PD extends object, CD extends object, O>(
     seam.addUsage(usage);
     if (error instanceof CancelledError || context.signal.aborted) throw error;
     const code = NousError.isInstance(error) ? error.code : "unexpected_error";
-    throw childFailed(started, label, { childSessionId, childRunId, usage, code, cause: error, log });
+    throw childFailed(started, label, { childSessionId, childRunId, usage, code, cause: error, log, toolCallId });
   }
   seam.addUsage(result.usage);
   const update = started.logEvent("subagent_completed", {
+    toolCallId,
     childSessionId,
     childRunId,
     usage: result.usage,
@@ -184,10 +194,10 @@ export async function delegate<PD extends object, CD extends object, O>(
 /**
  * A tool that runs `agent` as a sub-agent when the parent's model calls it (see `delegate` for the
  * semantics). The child's output is the tool's result. When the child fails — depth limit, a tool
- * the parent does not allow, its own error — the parent's model gets `Sub-agent "…" failed (code): …`
- * as the result and the parent's log gets `subagent_failed`; the parent run goes on. A child waiting
- * for approval pauses the parent (see `delegate`). Cancellation of
- * the parent run cancels the child and fails the parent run as usual.
+ * the parent does not allow, its own error — the call fails (`SubAgentFailedError`): the parent's
+ * log gets `subagent_failed`, the model an error result `Tool "…" failed: Sub-agent "…" failed
+ * (code): …`, and the parent run goes on. A child waiting for approval pauses the parent (see
+ * `delegate`). Cancellation of the parent run cancels the child and fails the parent run as usual.
  *
  * @example
  * const research = agentAsTool(researcher, { name: "research", description: "Research a topic" });
@@ -198,9 +208,9 @@ export function agentAsTool<
   O,
   PD extends object = Record<string, unknown>,
   S extends SchemaInput = DefaultSubAgentInput,
->(agent: RunnableAgent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O | string, PD> {
+>(agent: RunnableAgent<CD, O>, options: AgentAsToolOptions<PD, CD, S>): Tool<InferSchema<S>, O, PD> {
   const label = agent.name ?? options.name;
-  return tool<S, O | string, PD>({
+  return tool<S, O, PD>({
     name: options.name,
     description: options.description,
     input: (options.input ?? defaultSubAgentInput) as S,
@@ -213,13 +223,9 @@ export function agentAsTool<
         ...(deps === undefined ? {} : { deps }),
         ...(options.usageLimits === undefined ? {} : { usageLimits: options.usageLimits }),
       } as DelegateOptions<CD>;
-      try {
-        const child = await delegate(context, agent, prompt, ...([delegateOptions] as DelegateArguments<CD>));
-        return { result: child.output, update: child.update };
-      } catch (error) {
-        if (!(error instanceof SubAgentFailedError)) throw error;
-        return { result: error.message, update: error.update as unknown as ContextUpdate<PD> };
-      }
+      // A failed child rejects with SubAgentFailedError, a ToolFailedError: the run records its update.
+      const child = await delegate(context, agent, prompt, ...([delegateOptions] as DelegateArguments<CD>));
+      return { result: child.output, update: child.update };
     },
   });
 }
@@ -235,11 +241,13 @@ function childFailed<PD extends object>(
     code: string;
     cause: unknown;
     log: readonly SessionEvent[] | undefined;
+    toolCallId: string;
   },
 ): SubAgentFailedError {
   const { childSessionId, childRunId, usage, code, cause, log } = fields;
   const message = cause instanceof Error ? cause.message : String(cause);
   const update = started.logEvent("subagent_failed", {
+    toolCallId: fields.toolCallId,
     childSessionId,
     childRunId,
     usage,

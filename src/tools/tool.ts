@@ -18,6 +18,12 @@ export interface ToolConfig<S extends SchemaInput, R, D extends object> {
   description: string;
   /** A zod 4 schema (or any Standard Schema with JSON Schema export), or a JSON Schema object. */
   input: S;
+  /**
+   * Runs the call. What it returns (the result and the update's values) is recorded as JSON:
+   * normalized as `JSON.parse(JSON.stringify(…))` would, or the call fails naming the path of a value
+   * JSON cannot hold (a bigint, a cycle, a Map…). Throwing fails the call; throw `ToolRetryError`
+   * to ask the model to retry, or `ToolFailedError` with an update to fail and still record what it did.
+   */
   execute(args: InferSchema<S>, context: RunContext<D>): ToolReturn<R, D> | Promise<ToolReturn<R, D>>;
   /** The call fails (and the model is told) after this long. */
   timeoutMs?: number;
