@@ -1,13 +1,14 @@
 /**
  * Random agent runs for the log's property test: scripted turns of sequential or parallel calls to
- * tools that record updates, fail, need approval, run code-mode programs and delegate to a
- * sub-agent. `plans` generates them; `agentFor` builds the agent that plays one.
+ * tools that record updates, fail (with or without recording what they did), need approval, run
+ * code-mode programs and delegate to a sub-agent (which may need approval too). `plans` generates them; `agentFor` builds the agent that plays one.
  */
 import fc from "fast-check";
 import { z } from "zod";
 import { Agent } from "../../src/agent/agent.js";
 import { codeMode } from "../../src/code-mode/code-mode.js";
 import { ContextUpdate } from "../../src/context/context-update.js";
+import { ToolFailedError } from "../../src/errors/tool-failed-error.js";
 import { FunctionModel } from "../../src/models/function-model.js";
 import { ScriptedModel } from "../../src/models/scripted-model.js";
 import type { ApprovalDecision } from "../../src/runner/types.js";
@@ -29,11 +30,14 @@ export type Statement =
   | { readonly kind: "failure" }
   | { readonly kind: "approval"; readonly approve: boolean };
 
+/** How a `bump` call ends: it records its update, throws, or fails having recorded its update. */
+export type BumpEnd = "ok" | "throw" | "fail-with-update";
+
 export type Call =
-  | { readonly kind: "bump"; readonly fail: boolean }
+  | { readonly kind: "bump"; readonly end: BumpEnd }
   | { readonly kind: "guarded"; readonly approve: boolean }
   | { readonly kind: "code"; readonly program: readonly Statement[] }
-  | { readonly kind: "child" };
+  | { readonly kind: "child"; readonly approve: boolean | undefined };
 
 export interface Plan {
   readonly turns: readonly (readonly Call[])[];
@@ -53,7 +57,13 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
 );
 
 const call: fc.Arbitrary<Call> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant("bump" as const), fail: fc.boolean() }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant("bump" as const),
+      end: fc.constantFrom<BumpEnd>("ok", "throw", "fail-with-update"),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant("guarded" as const), approve: fc.boolean() }), weight: 1 },
   {
     arbitrary: fc.record({
@@ -62,7 +72,10 @@ const call: fc.Arbitrary<Call> = fc.oneof(
     }),
     weight: 2,
   },
-  { arbitrary: fc.record({ kind: fc.constant("child" as const) }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant("child" as const), approve: fc.option(fc.boolean(), { nil: undefined }) }),
+    weight: 1,
+  },
 );
 
 export const plans: fc.Arbitrary<Plan> = fc.record({
@@ -81,9 +94,9 @@ export function programSource(program: readonly Statement[]): string {
       case "all":
         return `await Promise.all([${item.tags.map((tag, at) => `tools.bump({ tag: "${tag}${index}-${at}" })`).join(", ")}]);`;
       case "caught-failure":
-        return `try { await tools.bump({ tag: "f${index}", fail: true }); } catch (error) { console.log("caught"); }`;
+        return `try { await tools.bump({ tag: "f${index}", end: "fail-with-update" }); } catch (error) { console.log("caught"); }`;
       case "failure":
-        return `await tools.bump({ tag: "x${index}", fail: true });`;
+        return `await tools.bump({ tag: "x${index}", end: "throw" });`;
       case "approval":
         return `try { await tools.guarded({ tag: "${item.approve ? "yes" : "no"}${index}" }); } catch (error) { console.log("refused"); }`;
       default: {
@@ -109,10 +122,12 @@ function recordingTools() {
   const bump = tool({
     name: "bump",
     description: "Records that it ran",
-    input: z.object({ tag: z.string(), fail: z.boolean().optional() }),
-    execute: ({ tag, fail }, context: RunContext<Deps>) => {
-      if (fail) throw new Error(`bump ${tag} failed`);
-      return record(tag, context.toolCallId);
+    input: z.object({ tag: z.string(), end: z.enum(["ok", "throw", "fail-with-update"]).optional() }),
+    execute: ({ tag, end }, context: RunContext<Deps>) => {
+      if (end === "throw") throw new Error(`bump ${tag} failed`);
+      const recorded = record(tag, context.toolCallId);
+      if (end === "fail-with-update") throw new ToolFailedError(`bump ${tag} failed`, { update: recorded.update });
+      return recorded;
     },
   });
   const guarded = tool({
@@ -125,21 +140,30 @@ function recordingTools() {
   return { bump, guarded };
 }
 
-/** The sub-agent: calls `bump` once, then answers. */
-function childAgent() {
-  const { bump } = recordingTools();
-  const model = new FunctionModel((request) =>
-    request.messages.at(-1)?.role === "user"
-      ? { toolCalls: [{ name: "bump", args: { tag: "child" } }] }
-      : { text: "child done" },
-  );
-  return new Agent<Deps>({ name: "helper", model, tools: [bump] });
+/** The sub-agent: calls `bump`, and `guarded` when its prompt says `yes`/`no`, then answers. */
+function childAgent(inlineApprovals: boolean) {
+  const { bump, guarded } = recordingTools();
+  const model = new FunctionModel((request) => {
+    const last = request.messages.at(-1);
+    if (last?.role !== "user") return { text: "child done" };
+    const prompt = JSON.stringify(last.content);
+    const calls: { name: string; args: unknown }[] = [{ name: "bump", args: { tag: "child" } }];
+    if (prompt.includes("yes") || prompt.includes("no"))
+      calls.push({ name: "guarded", args: { tag: prompt.includes("yes") ? "yes-child" : "no-child" } });
+    return { toolCalls: calls };
+  });
+  return new Agent<Deps>({
+    name: "helper",
+    model,
+    tools: [bump, guarded],
+    ...(inlineApprovals ? { approvalHandler: (request: { args: unknown }) => decisionFor(request.args) } : {}),
+  });
 }
 
 /** The agent that plays `plan`; with `inlineApprovals`, approvals are decided by a handler during the run. */
 export function agentFor(plan: Plan, inlineApprovals: boolean): Agent<Deps> {
   const { bump, guarded } = recordingTools();
-  const helper = agentAsTool<Deps, string, Deps>(childAgent(), {
+  const helper = agentAsTool<Deps, string, Deps>(childAgent(inlineApprovals), {
     name: "helper",
     description: "Asks the helper",
     deps: () => ({ trail: [] }),
@@ -149,13 +173,17 @@ export function agentFor(plan: Plan, inlineApprovals: boolean): Agent<Deps> {
       const id = `t${turnIndex}c${index}`;
       switch (item.kind) {
         case "bump":
-          return { id, name: "bump", args: { tag: id, ...(item.fail ? { fail: true } : {}) } };
+          return { id, name: "bump", args: { tag: id, end: item.end } };
         case "guarded":
           return { id, name: "guarded", args: { tag: `${item.approve ? "yes" : "no"}-${id}` } };
         case "code":
           return { id, name: "run_code", args: { code: programSource(item.program) } };
         case "child":
-          return { id, name: "helper", args: { prompt: "help" } };
+          return {
+            id,
+            name: "helper",
+            args: { prompt: item.approve === undefined ? "help" : item.approve ? "yes" : "no" },
+          };
         default: {
           const unreachable: never = item;
           return unreachable;
