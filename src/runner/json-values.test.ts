@@ -169,3 +169,28 @@ describe("values that do not come from the tool itself", () => {
     checkProjections(result, {});
   });
 });
+
+describe("arguments a schema turned into non-JSON values are recorded in their JSON form", () => {
+  const at = tool({
+    name: "at",
+    description: "Takes a time",
+    input: z.object({ when: z.string().transform((text) => new Date(text)) }),
+    execute: ({ when }) => when.getUTCFullYear(),
+  });
+
+  it.each([
+    ["a top-level call", "at", { when: "2026-01-02" }],
+    ["a nested call", "run_code", { code: 'return await tools.at({ when: "2026-01-02" });' }],
+  ])("%s: the intent holds the ISO string the Date stands for, and the store accepts it", async (_name, name, args) => {
+    const store = new SqliteStore({ path: ":memory:" });
+    const model = new ScriptedModel([{ toolCalls: [{ id: "c1", name, args }] }, { text: "done" }]);
+    const agent = new Agent({ model, tools: [at, codeMode({ tools: ["at"] })] });
+    const result = await agent.run("go", { sessionId: "dates", store });
+    const intent = result.log.find(
+      (event) => event.type === "tool_call" && (event.data as { toolName: string }).toolName === "at",
+    );
+    expect((intent?.data as { args: unknown }).args).toEqual({ when: "2026-01-02T00:00:00.000Z" });
+    expect(await store.read("dates")).toHaveLength(result.log.length);
+    await store.close();
+  });
+});

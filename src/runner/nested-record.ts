@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
+import { intentArgs, toJsonValue } from "../session/json-value.js";
 import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -63,8 +64,8 @@ export async function runNested<D extends object, O>(
   state.record("tool_call", {
     ...identity,
     parentToolCallId: call.parentToolCallId,
-    args,
-    ...(sameJson(call.args, args) ? {} : { requestedArgs: call.args }),
+    args: intentArgs(args, () => call.args),
+    ...(sameJson(call.args, args) ? {} : { requestedArgs: toJsonValue(call.args) }),
     ...(rerun ? { rerun } : {}),
   });
   try {

@@ -6,6 +6,7 @@ import {
   ToolRetriesExceededError,
 } from "../errors/run-errors.js";
 import type { ResponsePart } from "../models/model.js";
+import { intentArgs } from "../session/json-value.js";
 import { addUsage } from "../session/usage.js";
 import type { ValidationResult } from "../tools/schema.js";
 import { type AnyTool, DEFAULT_TOOL_RETRIES } from "../tools/tool.js";
@@ -72,7 +73,8 @@ function admit<D extends object, O>(
   checkToolCallLimit(state);
   state.usage = addUsage(state.usage, { toolCalls: 1 });
   const identity = { toolCallId: call.toolCallId, toolName: tool.name };
-  state.record("tool_call", rerun ? { ...identity, args, rerun } : { ...identity, args });
+  const recorded = intentArgs(args, () => JSON.parse(call.argsText));
+  state.record("tool_call", rerun ? { ...identity, args: recorded, rerun } : { ...identity, args: recorded });
   const prepared: PreparedCall<D> = { type: "run", call, tool, args };
   const committing = state.commit();
   return committing ? committing.then(() => prepared) : prepared;

@@ -258,3 +258,19 @@ function pathOf(keys: readonly (string | number)[], root: string): string {
 function formatKey(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
+
+/**
+ * The JSON form of a call's arguments for its recorded intent: the arguments the tool runs with can
+ * hold values a schema made (a zod transform's Date becomes its ISO string); when they cannot be
+ * made JSON at all (a bigint), the arguments as requested are recorded instead.
+ *
+ * @example
+ * intentArgs({ when: new Date(0) }, () => ({ when: "1970-01-01" })); // { when: "1970-01-01T00:00:00.000Z" }
+ */
+export function intentArgs(args: unknown, requested: () => unknown): unknown {
+  try {
+    return toJsonValue(args);
+  } catch {
+    return toJsonValue(requested());
+  }
+}
