@@ -1,7 +1,7 @@
 import type { DepsOperation } from "./context/operations.js";
 import { isPlainObject } from "./context/plain-object.js";
 import { SessionStateError } from "./errors/run-errors.js";
-import { analyzeResumePoint } from "./runner/resume-analysis.js";
+import { analyzeResumePoint, type ResumePoint } from "./runner/resume-analysis.js";
 import type { RunPersistence } from "./runner/run-state.js";
 import { AgentContext } from "./session/agent-context.js";
 import type { SessionEvent } from "./session/events.js";
@@ -104,6 +104,8 @@ export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId
     const type = events[index]?.type;
     if (type === "run_completed") return new Set();
     if (type === "run_failed") break;
+    // A run whose prompt the log does not hold (a fork cut it right after `run_started`) did nothing: a new run replaces it.
+    if (type === "run_started" && !events.slice(index + 1).some((event) => event.type === "user_message")) break;
     if (type === "run_started" || type === "run_resumed") {
       throw new SessionStateError({
         message: `Session "${sessionId}" has an unfinished run (interrupted or awaiting approval): use agent.resume("${sessionId}")`,
@@ -111,6 +113,25 @@ export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId
     }
   }
   return analyzeResumePoint(events)?.resume.inDoubt ?? new Set();
+}
+
+/**
+ * The last run of a session, for `agent.resume`: refused with `SessionStateError` when there is none,
+ * when it finished, or when the log holds nothing of it but its start (a fork cut it before its
+ * prompt: start a new run instead).
+ */
+export function resumableRun(events: readonly SessionEvent[], sessionId: string): ResumePoint {
+  const point = analyzeResumePoint(events);
+  if (point === undefined || point.finished) {
+    throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
+  }
+  const start = events.findLastIndex((event) => event.type === "run_started");
+  if (!events.slice(start + 1).some((event) => event.type === "user_message")) {
+    throw new SessionStateError({
+      message: `Session "${sessionId}" has no run to resume: its last run recorded no prompt (the log ends right after it started); start a new run`,
+    });
+  }
+  return point;
 }
 
 /**
