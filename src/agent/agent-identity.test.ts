@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import { AgentMismatchError } from "../errors/agent-mismatch-error.js";
 import { FunctionModel } from "../models/function-model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
+import type { AgentOptions } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { tool } from "../tools/tool.js";
@@ -30,7 +31,7 @@ const answering = () =>
       : { toolCalls: [{ name: "lookup", args: { word: "a" } }] },
   );
 
-const support = (overrides: Partial<ConstructorParameters<typeof Agent>[0]> = {}) =>
+const support = (overrides: Partial<AgentOptions<Record<string, unknown>, string>> = {}) =>
   new Agent({ name: "support", model: answering(), instructions: "Help.", tools: [lookup], ...overrides });
 
 async function snapshot(store: MemoryStore, sessionId: string): Promise<SessionEvent[]> {
