@@ -1,3 +1,5 @@
+export { type AgentDefinition, agentDefinitionHash, agentMismatch, recordedAgent } from "./agent/agent-identity.js";
+export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-doubt-calls.js";
 export {
   Agent,
   type ParentRun,
@@ -41,6 +43,8 @@ export {
   type UpdateSource,
 } from "./context/index.js";
 export {
+  type AgentIdentity,
+  AgentMismatchError,
   AllModelsFailedError,
   ApprovalArgumentsError,
   ApprovalPendingError,

@@ -1,3 +1,4 @@
+export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { LeaseLostError } from "./lease-errors.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
