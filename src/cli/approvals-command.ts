@@ -6,7 +6,6 @@ import {
   type PendingApproval,
   pendingApprovalsOf,
 } from "../index.js";
-import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
   CliExit,
   type CliIo,
@@ -22,6 +21,7 @@ import {
 import { openStore, storeLocation } from "./open-store.js";
 import { preview } from "./render-stream.js";
 import { exitCodeOfOutcome, outcomeJson, reportOutcome, resumeTurn } from "./run-turn.js";
+import { loadSessionAgent } from "./session-agent.js";
 
 export const APPROVALS_HELP = `Usage: nous approvals <subcommand> [options]
 
@@ -32,11 +32,16 @@ Subcommands:
                                         reject; the model is told the reason
 
 After a decision, once the session has no other pending approval, the run resumes with
-the built-in assistant (or --agent file) and its answer is printed.
+the agent that ran the session and its answer is printed: pass --agent with its file
+unless the built-in assistant ran it. A session run by another agent than the one given
+(or the built-in assistant, without --agent) is refused with exit code 2 before the
+decision is recorded.
 
 Options:
   --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
-  --agent file          the agent file that owns the session (default: the built-in assistant)
+  --agent file          the file of the agent that ran the session (default: the built-in assistant)
+  --allow-agent-change  resume with another agent than the one that ran the session
+                        (recorded in the session as agent_changed)
   --export name         the agent file's export (default: default)
   --model provider:model  the model for the resumed run (default: NOUS_MODEL, else TestModel)
   --no-resume           record the decision only
@@ -56,6 +61,7 @@ const OPTIONS = {
   export: { type: "string" },
   model: { type: "string" },
   "no-resume": { type: "boolean" },
+  "allow-agent-change": { type: "boolean" },
 } as const;
 
 /** `nous approvals …`. */
@@ -97,17 +103,13 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         : editedArgs !== undefined
           ? { type: "edit", args: editedArgs }
           : { type: "approve" };
-    let loaded: { source: AgentSource; agent: AnyAgent } | undefined;
-    const load = async () => {
-      if (loaded === undefined) {
-        const source = await loadAgentSource(values.agent, values.export);
-        loaded = { source, agent: await source.build({ model: chosenModel(values.model) }) };
-      }
-      return loaded;
-    };
+    // The agent that will resume the run (or check edited arguments) must be the session's: checked
+    // before the decision is recorded, so a refusal leaves the session as it was.
+    const loaded =
+      verdict.type === "edit" || !values["no-resume"] ? await loadSessionAgent(session, events, values) : undefined;
     try {
       // Edited arguments must pass the tool's schema now, not fail later when the run resumes.
-      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: (await load()).agent } : {});
+      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: loaded?.agent } : {});
     } catch (error) {
       if (NousError.isInstance(error) && error.code === "approval_mismatch")
         throw new CliExit(EXIT.notFound, error.message);
@@ -132,10 +134,15 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         });
       return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
     }
-    const { source, agent } = await load();
+    const { source, agent } = loaded ?? (await loadSessionAgent(session, events, values));
     io.err(`Resuming with ${source.label}…\n`);
     const startedAt = Date.now();
-    const outcome = await resumeTurn(agent, { sessionId: session, store, deps: await source.liveDeps() });
+    const outcome = await resumeTurn(agent, {
+      sessionId: session,
+      store,
+      deps: await source.liveDeps(),
+      allowAgentChange: values["allow-agent-change"],
+    });
     if (values.json) {
       printJson(io, { ...outcomeJson(outcome, session, []), verdict: verdict.type, resumed: true });
     } else if (outcome.status === "completed") {

@@ -17,6 +17,7 @@ Options:
   --deps file.json         initial state deps of a new session
   --max-iterations n       model requests allowed per turn
   --export name            the agent file's export (default: default)
+  --allow-agent-change     continue a session another agent ran (recorded as agent_changed)
   -h, --help               this help
 
 In the chat:
@@ -102,6 +103,7 @@ export async function chatCommand(io: CliIo, args: readonly string[]): Promise<n
             store: session.store,
             deps: session.deps,
             signal,
+            allowAgentChange: session.allowAgentChange,
             usageLimits:
               session.maxIterations !== undefined && !session.source.acceptsModel
                 ? { requests: session.maxIterations }
@@ -146,6 +148,7 @@ async function decideAll(
     store: session.store,
     deps: session.deps,
     signal,
+    allowAgentChange: session.allowAgentChange,
   });
   if (outcome.status === "completed") io.out(`${terminalText(String(outcome.result.output))}\n`);
   return outcome;
