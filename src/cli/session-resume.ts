@@ -73,7 +73,7 @@ export async function resumeSession(io: CliIo, store: SessionStore, sessionId: s
       );
     }
     io.err(
-      `The process that ran it (${held.heldBy?.split("/")[1] ?? "?"}) is gone; waiting ${Math.ceil(wait / 1000)} s for its lease to expire…\n`,
+      `The process that ran it (pid ${held.heldBy?.split("/").at(-2) ?? "?"} on this machine) is gone; waiting ${Math.ceil(wait / 1000)} s for its lease to expire…\n`,
     );
     await sleep(wait);
   }
