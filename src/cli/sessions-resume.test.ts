@@ -114,7 +114,7 @@ describe("nous sessions resume", () => {
     expect(charges()).toBe(charged + 1); // its update was recorded: not charged again
   });
 
-  it("a session run by the built-in assistant resumes with the built-in assistant; unknown sessions exit 4", async () => {
+  it("a session run by the built-in assistant resumes with the built-in assistant; another agent continues it only with --allow-agent-change (recorded); unknown sessions exit 4", async () => {
     expect((await cli("run", "what is 2+3?", "--session", "builtin")).code).toBe(0);
     const asked = (await show("builtin")).events.find((event) => event.type === "assistant_message");
     const fork = (await cli("sessions", "fork", "builtin", "--at", String(asked?.seq))).stdout.trim();
@@ -124,5 +124,14 @@ describe("nous sessions resume", () => {
     expect((await show(fork)).summary.status).toBe("completed");
     expect((await cli("sessions", "resume", "nope")).code).toBe(4);
     expect((await cli("sessions", "resume", "builtin")).stderr).toContain("no unfinished run to resume");
+    // Continuing it with another agent is refused too, unless the change is asked for (and recorded).
+    const before = await show("builtin");
+    const other = await cli("run", charger, "charge me", "--session", "builtin");
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('was run by agent "nous-assistant"');
+    expect(other.stderr).toContain("[agent_mismatch]");
+    expect(await show("builtin")).toEqual(before);
+    expect((await cli("run", charger, "charge me", "--session", "builtin", "--allow-agent-change")).code).toBe(0);
+    expect((await show("builtin")).events.map((event) => event.type)).toContain("agent_changed");
   });
 });
