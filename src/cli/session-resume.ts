@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type InDoubtCall,
@@ -131,6 +131,8 @@ function describe(call: InDoubtCall): string {
 async function ask(io: CliIo, calls: readonly InDoubtCall[], decisions: Map<string, Choice>): Promise<void> {
   const colors = paint(io);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Lines are buffered by the iterator: answers typed (or piped) ahead are not lost.
+  const lines = rl[Symbol.asyncIterator]();
   try {
     io.err(
       colors.yellow("These calls started before the interruption and have no result: each may have had its effect.\n"),
@@ -138,9 +140,10 @@ async function ask(io: CliIo, calls: readonly InDoubtCall[], decisions: Map<stri
     for (const call of calls) {
       let answer = "";
       while (answer !== "r" && answer !== "s") {
-        answer = (await rl.question(`${describe(call)}\n  run it again (r) or skip it as failed (s)? `))
-          .trim()
-          .toLowerCase();
+        io.err(`${describe(call)}\n  run it again (r) or skip it as failed (s)? `);
+        const next = await lines.next();
+        if (next.done) throw new CliExit(EXIT.usage, "No decision was given (the input ended). Nothing was recorded.");
+        answer = String(next.value).trim().toLowerCase();
       }
       decisions.set(call.toolCallId, answer === "r" ? "rerun" : "abandon");
     }
