@@ -62,4 +62,32 @@ describe("inDoubtCalls: the calls a resume needs a decision for", () => {
     expect(asked).toEqual(["c"]);
     expect(result.output).toBe("done");
   });
+
+  it("lists the nested calls in doubt of a program that runs again (a replayable tool), not the program itself", async () => {
+    const pay = tool({
+      name: "pay",
+      description: "Pay through nested calls",
+      input: z.object({}),
+      replayable: true,
+      execute: async (_args, context) => {
+        const parentToolCallId = context.toolCallId ?? "";
+        const call = { toolName: "charge", args: { amount: 7 }, parentToolCallId, toolCallId: `${parentToolCallId}.1` };
+        return (await context.seam?.callTool(call))?.result;
+      },
+    });
+    const store = new MemoryStore();
+    const payModel = new FunctionModel((request) =>
+      request.messages.at(-1)?.role === "tool" ? { text: "paid" } : { toolCalls: [{ id: "p", name: "pay", args: {} }] },
+    );
+    const agent = new Agent({ name: "payer", model: payModel, tools: [pay, charge] });
+    await agent.run("pay", { sessionId: "s", store });
+    const events = await store.read("s");
+    const nestedIntent = events.find(
+      (event) => event.type === "tool_call" && (event.data as { toolCallId?: string }).toolCallId === "p.1",
+    );
+    const fork = await store.fork("s", { atSeq: nestedIntent?.seq ?? 0 });
+    expect(inDoubtCalls(await store.read(fork), agent)).toEqual([
+      { toolCallId: "p.1", toolName: "charge", args: { amount: 7 }, parentToolCallId: "p" },
+    ]);
+  });
 });
