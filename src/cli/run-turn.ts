@@ -142,11 +142,6 @@ export function reportOutcome(io: CliIo, outcome: TurnOutcome, sessionId: string
       return;
     case "failed":
       io.err(`${colors.red("Error:")} ${describeError(outcome.error)}\n`);
-      if (NousError.isInstance(outcome.error) && outcome.error.code === "session_state") {
-        io.err(
-          colors.dim(`  an interrupted run is continued with: nous sessions resume ${sessionId} [--agent FILE]\n`),
-        );
-      }
       return;
   }
 }
