@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { SessionStore } from "../index.js";
+import { NousError, type SessionStore } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
   type CliIo,
@@ -191,6 +191,9 @@ export async function runCommand(io: CliIo, args: readonly string[]): Promise<nu
     );
     if (values.json) printJson(io, outcomeJson(outcome, prepared.sessionId, toolCalls));
     reportOutcome(io, outcome, prepared.sessionId, startedAt);
+    if (outcome.status === "failed" && NousError.isInstance(outcome.error) && outcome.error.code === "session_state") {
+      io.err(`An interrupted run is continued with: nous sessions resume ${prepared.sessionId} [--agent FILE]\n`);
+    }
     return exitCodeOfOutcome(outcome);
   } finally {
     process.off("SIGINT", onInterrupt);
