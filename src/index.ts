@@ -1,5 +1,3 @@
-export { type AgentDefinition, agentDefinitionHash, agentMismatch, recordedAgent } from "./agent/agent-identity.js";
-export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-doubt-calls.js";
 export {
   Agent,
   type ParentRun,
@@ -7,7 +5,10 @@ export {
   type ResumeOptions,
   type RunArguments,
   type SessionRunOptions,
-} from "./agent.js";
+} from "./agent/agent.js";
+export { type AgentDefinition, agentDefinitionHash, agentMismatch, recordedAgent } from "./agent/agent-identity.js";
+export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-doubt-calls.js";
+export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,
   type ApprovalTool,
@@ -18,7 +19,7 @@ export {
   listPendingApprovals,
   type PendingApproval,
   pendingApprovalsOf,
-} from "./approvals.js";
+} from "./approvals/approvals.js";
 // Error classes of the optional parts, so one import catches them all (the modules are light: no sandbox or SDK loads).
 export { CodeExecutionError, CodeLimitError } from "./code-mode/errors.js";
 export {
@@ -103,7 +104,7 @@ export {
   type UsageLimitName,
   UserError,
 } from "./errors/index.js";
-export { getLogger, type Logger, resetLogger, setLogger } from "./logger.js";
+export { getLogger, type Logger, resetLogger, setLogger } from "./logging/logger.js";
 export { McpConnectionError, McpToolError } from "./mcp/mcp-errors.js";
 export { type AiSdkLanguageModel, fromAiSdk } from "./models/adapters/ai-sdk.js";
 export { withFallback } from "./models/fallback.js";
@@ -204,7 +205,6 @@ export {
   type UserContentPart,
   type UserMessage,
 } from "./session/index.js";
-export { DEFAULT_LEASE_TTL_MS } from "./session-lease.js";
 export {
   type AcquireLeaseOptions,
   type AppendOptions,
@@ -236,7 +236,7 @@ export {
   SubAgentContextError,
   SubAgentFailedError,
   SubAgentToolsError,
-} from "./sub-agent.js";
+} from "./sub-agents/sub-agent.js";
 export {
   type AnyTool,
   type CompiledSchema,

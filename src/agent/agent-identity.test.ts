@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
 import { AgentMismatchError } from "../errors/agent-mismatch-error.js";
 import { FunctionModel } from "../models/function-model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
@@ -8,6 +7,7 @@ import type { AgentOptions } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { tool } from "../tools/tool.js";
+import { Agent } from "./agent.js";
 import { agentDefinitionHash, agentMismatch, recordedAgent } from "./agent-identity.js";
 
 const lookup = tool({

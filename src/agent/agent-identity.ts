@@ -1,4 +1,4 @@
-import { hashArgs } from "../approvals.js";
+import { hashArgs } from "../approvals/approvals.js";
 import { type AgentIdentity, AgentMismatchError } from "../errors/agent-mismatch-error.js";
 import type { JsonSchema } from "../models/model.js";
 import type { EventDataMap, SessionEvent } from "../session/events.js";

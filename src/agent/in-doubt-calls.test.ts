@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { FunctionModel } from "../models/function-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { tool } from "../tools/tool.js";
+import { Agent } from "./agent.js";
 import { inDoubtCalls } from "./in-doubt-calls.js";
 
 const charge = tool({

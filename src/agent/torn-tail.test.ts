@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { SessionStateError } from "../errors/run-errors.js";
 import { FunctionModel } from "../models/function-model.js";
@@ -13,6 +12,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { checkProjections } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
+import { Agent } from "./agent.js";
 
 type Deps = { items?: string[] };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { codeMode } from "./code-mode.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { runChecked } from "../test-support/run-checked.js";

@@ -1,4 +1,4 @@
-import { getLogger } from "../logger.js";
+import { getLogger } from "../logging/logger.js";
 import type { ContextOperation, DepsOperation } from "./operations.js";
 import { isDepsOperation } from "./operations.js";
 import { checkEventType, checkKey, checkMergeValue, foldOperations } from "./reducer.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { summarizeEvent } from "../cli/session-timeline.js";
 import { codeMode } from "../code-mode/code-mode.js";
 import { ContextUpdate } from "../context/context-update.js";

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { CancelledError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { connectMcp, type McpConnection } from "./connect-mcp.js";

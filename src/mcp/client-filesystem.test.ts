@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { connectMcp, type McpConnection } from "./connect-mcp.js";
 import { filesystemBin } from "./test-servers.js";

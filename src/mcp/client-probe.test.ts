@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { CancelledError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { type ConnectMcpOptions, connectMcp, type McpConnection, type ToolsChangedEvent } from "./connect-mcp.js";

@@ -8,7 +8,7 @@ import {
   type Tool as SdkTool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getLogger } from "../logger.js";
+import { getLogger } from "../logging/logger.js";
 import { definitionHash } from "./definition-hash.js";
 import type { BinaryContent } from "./map-result.js";
 import { mapCallToolResult } from "./map-result.js";

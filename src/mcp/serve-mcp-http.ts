@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { getLogger } from "../logger.js";
+import { getLogger } from "../logging/logger.js";
 
 export interface ServeMcpHttpOptions {
   /** Default 0: a free port (read it from `url`). */

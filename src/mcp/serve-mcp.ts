@@ -2,7 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Agent } from "../agent.js";
+import type { Agent } from "../agent/agent.js";
 import { DefinitionError } from "../errors/user-errors.js";
 import type { JsonSchema } from "../models/model.js";
 import { type AnyTool, tool } from "../tools/tool.js";

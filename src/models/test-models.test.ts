@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { UnknownModelError } from "../errors/user-errors.js";
 import { runChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import type { ContextOperation } from "../context/operations.js";
 import { ScriptedModel } from "../models/scripted-model.js";

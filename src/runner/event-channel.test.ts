@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { tool } from "../tools/tool.js";

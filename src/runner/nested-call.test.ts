@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { DepthLimitExceededError } from "../errors/run-errors.js";
 import { StoreClosedError } from "../errors/store-errors.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ReplayDivergedError, ToolInDoubtError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";

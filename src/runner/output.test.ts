@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { OutputValidationError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { TestModel } from "../models/test-model.js";

@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { StreamTruncatedError } from "../errors/provider-error.js";
 import { CancelledError } from "../errors/run-errors.js";

@@ -1,6 +1,6 @@
 import type { UpdateSource } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
-import { getLogger } from "../logger.js";
+import { getLogger } from "../logging/logger.js";
 import { isSurfaceType } from "./events.js";
 import type { Message, MessageInput } from "./messages.js";
 import { SessionLog } from "./session-log.js";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, dropSchema, postgresReachable } from "../durability/harness.js";
+import { DATABASE_URL, dropSchema, postgresReachable } from "../../test/durability/harness.js";
 import { runScript } from "../test-support/node-script.js";
 import { PostgresStore } from "./postgres-store.js";
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
+import { Agent } from "../agent/agent.js";
 import { ContextUpdate } from "../context/context-update.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { RunContext } from "../session/run-context.js";
 import { MemoryStore } from "../store/memory-store.js";
-import { delegate, SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "../sub-agent.js";
 import { checkProjections, runChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
+import { delegate, SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./sub-agent.js";
 import { dataOf, lastToolResult, lookup, u, usage } from "./test-fixtures.js";
 
 describe("delegate", () => {

@@ -1,4 +1,4 @@
-import type { Agent, RunArguments, SessionRunOptions } from "../agent.js";
+import type { Agent, RunArguments, SessionRunOptions } from "../agent/agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME } from "../runner/output-spec.js";
 import type { Prompt, RunResult } from "../runner/types.js";

@@ -1,5 +1,5 @@
 import { afterEach } from "vitest";
-import { resetLogger, setLogger } from "../logger.js";
+import { resetLogger, setLogger } from "../logging/logger.js";
 
 export interface CapturedLog {
   level: "error" | "warn" | "info" | "debug";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Agent, RunArguments } from "../agent.js";
+import type { Agent, RunArguments } from "../agent/agent.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import type { Prompt, RunResult } from "../runner/types.js";
 import { isSurfaceType } from "../session/events.js";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { Agent } from "../../agent.js";
+import { Agent } from "../../agent/agent.js";
 import { ContextUpdate } from "../../context/context-update.js";
 import { isPlainObject } from "../../context/plain-object.js";
 import { ScriptedModel } from "../../models/scripted-model.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../agent.js";
+import { Agent } from "../../agent/agent.js";
 import { tool } from "../../tools/tool.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { anthropicSse } from "./test-support/anthropic.fixture.js";

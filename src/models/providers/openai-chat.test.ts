@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../agent.js";
+import { Agent } from "../../agent/agent.js";
 import { RateLimitError } from "../../errors/provider-error.js";
 import { tool } from "../../tools/tool.js";
 import { createOpenAIChatModel } from "./openai-chat.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Agent } from "../../agent.js";
+import { Agent } from "../../agent/agent.js";
 import type { AssistantPart, Message } from "../../session/messages.js";
 import { tool } from "../../tools/tool.js";
 import type { ModelSettings } from "../model.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../agent.js";
+import { Agent } from "../../agent/agent.js";
 import { UserError } from "../../errors/nous-error.js";
 import { DefinitionError, ToolNameConflictError } from "../../errors/user-errors.js";
 import { tool } from "../../tools/tool.js";

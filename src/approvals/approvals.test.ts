@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "./agent.js";
+import { Agent } from "../agent/agent.js";
+import { ApprovalArgumentsError, ApprovalPendingError } from "../errors/index.js";
+import { MemoryStore } from "../store/memory-store.js";
+import { ScriptedModel } from "../testing.js";
+import { tool } from "../tools/tool.js";
 import { ApprovalMismatchError, decideApproval, listPendingApprovals } from "./approvals.js";
-import { ApprovalArgumentsError, ApprovalPendingError } from "./errors/index.js";
-import { MemoryStore } from "./store/memory-store.js";
-import { ScriptedModel } from "./testing.js";
-import { tool } from "./tools/tool.js";
 
 const transfer = tool({
   name: "transfer",

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import type { SessionEvent } from "../session/events.js";
-import type { SessionStore } from "../store/session-store.js";
-import { commandOf } from "../test-support/node-script.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { commandOf } from "../../src/test-support/node-script.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, "crash-child.ts");

@@ -12,10 +12,10 @@
  */
 import { writeSync } from "node:fs";
 import { join } from "node:path";
-import { NousError } from "../errors/nous-error.js";
-import type { SessionEvent } from "../session/events.js";
-import { PostgresStore } from "../store/postgres-store.js";
-import type { SessionStore } from "../store/session-store.js";
+import { NousError } from "../../src/errors/nous-error.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { PostgresStore } from "../../src/store/postgres-store.js";
+import type { SessionStore } from "../../src/store/session-store.js";
 import { reconcilePolicy, scenarioAgent } from "./scenario.js";
 
 const [schema = "", effectsDir = "", runs = "50", turns = "6"] = process.argv.slice(2);

@@ -4,24 +4,24 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "./agent.js";
-import { decideApproval, listPendingApprovals } from "./approvals.js";
-import { LeaseLostError } from "./errors/lease-errors.js";
+import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { LeaseLostError } from "../errors/lease-errors.js";
 import {
   ApprovalPendingError,
   CancelledError,
   MaxIterationsExceededError,
   SessionStateError,
-} from "./errors/run-errors.js";
-import { SessionConflictError } from "./errors/store-errors.js";
-import { DefinitionError } from "./errors/user-errors.js";
-import { ScriptedModel } from "./models/scripted-model.js";
-import type { RunContext } from "./session/run-context.js";
-import { MemoryStore } from "./store/memory-store.js";
-import type { SessionStore } from "./store/session-store.js";
-import { SqliteStore } from "./store/sqlite-store.js";
-import { agentAsTool } from "./sub-agent.js";
-import { tool } from "./tools/tool.js";
+} from "../errors/run-errors.js";
+import { SessionConflictError } from "../errors/store-errors.js";
+import { DefinitionError } from "../errors/user-errors.js";
+import { ScriptedModel } from "../models/scripted-model.js";
+import type { RunContext } from "../session/run-context.js";
+import { MemoryStore } from "../store/memory-store.js";
+import type { SessionStore } from "../store/session-store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import { agentAsTool } from "../sub-agents/sub-agent.js";
+import { tool } from "../tools/tool.js";
+import { Agent } from "./agent.js";
 
 const LONG = 60_000;
 

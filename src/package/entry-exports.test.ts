@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import * as nous from "./index.js";
+import * as nous from "../index.js";
 
 const source = dirname(fileURLToPath(import.meta.url));
 

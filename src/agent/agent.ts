@@ -1,21 +1,24 @@
-import { agentChange, agentDefinitionHash } from "./agent/agent-identity.js";
-import { settleTornCall, tornCall } from "./agent/torn-tail.js";
-import type { AgentIdentity } from "./errors/agent-mismatch-error.js";
-import { DepthLimitExceededError, SessionStateError } from "./errors/run-errors.js";
-import { DefinitionError } from "./errors/user-errors.js";
-import { withFallback } from "./models/fallback.js";
-import type { Model } from "./models/model.js";
-import { resolveModel } from "./models/registry.js";
-import { withRetry } from "./models/retry.js";
-import type { AgentStreamEvent } from "./runner/agent-stream-event.js";
-import { type Emit, EventChannel } from "./runner/event-channel.js";
-import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "./runner/output-spec.js";
-import type { ResumePoint } from "./runner/resume-analysis.js";
-import { type RunStart, runLoop } from "./runner/run-loop.js";
-import { type InDoubtResolver, type RunPersistence, RunState } from "./runner/run-state.js";
-import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "./runner/types.js";
-import { AgentContext } from "./session/agent-context.js";
-import type { RunSeam } from "./session/run-seam.js";
+import type { AgentIdentity } from "../errors/agent-mismatch-error.js";
+import { DepthLimitExceededError, SessionStateError } from "../errors/run-errors.js";
+import { DefinitionError } from "../errors/user-errors.js";
+import { withFallback } from "../models/fallback.js";
+import type { Model } from "../models/model.js";
+import { resolveModel } from "../models/registry.js";
+import { withRetry } from "../models/retry.js";
+import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
+import { type Emit, EventChannel } from "../runner/event-channel.js";
+import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "../runner/output-spec.js";
+import type { ResumePoint } from "../runner/resume-analysis.js";
+import { type RunStart, runLoop } from "../runner/run-loop.js";
+import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/run-state.js";
+import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "../runner/types.js";
+import { AgentContext } from "../session/agent-context.js";
+import type { RunSeam } from "../session/run-seam.js";
+import type { SessionStore } from "../store/session-store.js";
+import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
+import type { InferSchema, SchemaInput } from "../tools/schema.js";
+import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
+import { agentChange, agentDefinitionHash } from "./agent-identity.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
@@ -25,10 +28,7 @@ import {
   sessionContext,
   storePersistence,
 } from "./session-runs.js";
-import type { SessionStore } from "./store/session-store.js";
-import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "./sub-agent.js";
-import type { InferSchema, SchemaInput } from "./tools/schema.js";
-import { type AnyTool, indexTools, type Tool } from "./tools/tool.js";
+import { settleTornCall, tornCall } from "./torn-tail.js";
 
 /** Links a run to the tool call of a parent run that started it (a sub-agent). */
 export interface ParentRun {

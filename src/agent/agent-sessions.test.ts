@@ -3,18 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ApprovalMismatchError, decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { ContextUpdate } from "../context/context-update.js";
+import { ApprovalPendingError, SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
+import { SessionConflictError } from "../errors/store-errors.js";
+import { ReplayModel } from "../models/replay-model.js";
+import { ScriptedModel } from "../models/scripted-model.js";
+import type { RunContext } from "../session/run-context.js";
+import { MemoryStore } from "../store/memory-store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import { checkProjections } from "../test-support/run-checked.js";
+import { tool } from "../tools/tool.js";
 import { Agent } from "./agent.js";
-import { ApprovalMismatchError, decideApproval, listPendingApprovals } from "./approvals.js";
-import { ContextUpdate } from "./context/context-update.js";
-import { ApprovalPendingError, SessionStateError, ToolInDoubtError } from "./errors/run-errors.js";
-import { SessionConflictError } from "./errors/store-errors.js";
-import { ReplayModel } from "./models/replay-model.js";
-import { ScriptedModel } from "./models/scripted-model.js";
-import type { RunContext } from "./session/run-context.js";
-import { MemoryStore } from "./store/memory-store.js";
-import { SqliteStore } from "./store/sqlite-store.js";
-import { checkProjections } from "./test-support/run-checked.js";
-import { tool } from "./tools/tool.js";
 
 /** A live dependency (a client): a class instance, so it is never persisted. */
 class Db {

@@ -1,19 +1,19 @@
-import type { Agent } from "./agent.js";
-import { ContextUpdate } from "./context/context-update.js";
-import { NousError } from "./errors/nous-error.js";
-import { CancelledError } from "./errors/run-errors.js";
-import type { Prompt, RunResult, UsageLimits } from "./runner/types.js";
-import type { RunContext } from "./session/run-context.js";
-import { emptyUsage, type Usage } from "./session/usage.js";
-import { usageFromLog } from "./sub-agents/child-usage.js";
-import { type DefaultSubAgentInput, defaultSubAgentInput } from "./sub-agents/default-input.js";
-import { SubAgentContextError, SubAgentFailedError } from "./sub-agents/errors.js";
-import { runChild } from "./sub-agents/run-child.js";
-import type { InferSchema, SchemaInput } from "./tools/schema.js";
-import { type Tool, tool } from "./tools/tool.js";
+import type { Agent } from "../agent/agent.js";
+import { ContextUpdate } from "../context/context-update.js";
+import { NousError } from "../errors/nous-error.js";
+import { CancelledError } from "../errors/run-errors.js";
+import type { Prompt, RunResult, UsageLimits } from "../runner/types.js";
+import type { RunContext } from "../session/run-context.js";
+import { emptyUsage, type Usage } from "../session/usage.js";
+import type { InferSchema, SchemaInput } from "../tools/schema.js";
+import { type Tool, tool } from "../tools/tool.js";
+import { usageFromLog } from "./child-usage.js";
+import { type DefaultSubAgentInput, defaultSubAgentInput } from "./default-input.js";
+import { SubAgentContextError, SubAgentFailedError } from "./errors.js";
+import { runChild } from "./run-child.js";
 
-export type { DefaultSubAgentInput } from "./sub-agents/default-input.js";
-export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./sub-agents/errors.js";
+export type { DefaultSubAgentInput } from "./default-input.js";
+export { SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./errors.js";
 
 /** `deps` is required when the child's deps type has required keys. */
 type ChildDepsOption<PD extends object, CD extends object> = {} extends CD

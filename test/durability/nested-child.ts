@@ -6,7 +6,7 @@
  * Prints `ACK <seq>` after every commit and `DONE <output>` or `ERROR <name> <message>` at the end.
  */
 import { writeSync } from "node:fs";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { nestedAgent, nestedPausingStore, parseNestedPause } from "./nested-scenario.js";
 
 const [path = "", sessionId = "s", effectsFile = ""] = process.argv.slice(2);

@@ -18,11 +18,11 @@
  * at the end.
  */
 import { writeSync } from "node:fs";
-import { LeaseLostError } from "../errors/lease-errors.js";
-import { ApprovalPendingError, SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
-import { SessionConflictError } from "../errors/store-errors.js";
-import type { InDoubtResolver } from "../runner/run-state.js";
-import type { SessionStore } from "../store/session-store.js";
+import { LeaseLostError } from "../../src/errors/lease-errors.js";
+import { ApprovalPendingError, SessionStateError, ToolInDoubtError } from "../../src/errors/run-errors.js";
+import { SessionConflictError } from "../../src/errors/store-errors.js";
+import type { InDoubtResolver } from "../../src/runner/run-state.js";
+import type { SessionStore } from "../../src/store/session-store.js";
 import {
   ackingStore,
   approvalAgent,
@@ -48,12 +48,12 @@ const say = (line: string) => writeSync(1, `${line}\n`);
 
 async function openStore(): Promise<SessionStore> {
   if (backend === "pg") {
-    const { PostgresStore } = await import("../store/postgres-store.js");
+    const { PostgresStore } = await import("../../src/store/postgres-store.js");
     return PostgresStore.connect(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", {
       schema: location,
     });
   }
-  const { SqliteStore } = await import("../store/sqlite-store.js");
+  const { SqliteStore } = await import("../../src/store/sqlite-store.js");
   return new SqliteStore({ path: location });
 }
 

@@ -10,14 +10,14 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "../agent.js";
-import { runCli } from "../cli/fixtures/cli-process.js";
-import { LeaseLostError } from "../errors/lease-errors.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import { PostgresStore } from "../store/postgres-store.js";
-import type { SessionStore } from "../store/session-store.js";
-import { SqliteStore } from "../store/sqlite-store.js";
-import { tool } from "../tools/tool.js";
+import { Agent } from "../../src/agent/agent.js";
+import { runCli } from "../../src/cli/fixtures/cli-process.js";
+import { LeaseLostError } from "../../src/errors/lease-errors.js";
+import { ScriptedModel } from "../../src/models/scripted-model.js";
+import { PostgresStore } from "../../src/store/postgres-store.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { tool } from "../../src/tools/tool.js";
 import {
   countByCall,
   DATABASE_URL,

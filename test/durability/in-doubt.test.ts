@@ -4,8 +4,8 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ToolInDoubtError } from "../errors/run-errors.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { ToolInDoubtError } from "../../src/errors/run-errors.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { countByCall, runChild, seqProblems, tempDir } from "./harness.js";
 import { readEffects, scenarioAgent, WINDOWS, type Window, whenLeaseFree } from "./scenario.js";
 

@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent } from "./agent.js";
-import { CancelledError } from "./errors/run-errors.js";
-import { ScriptedModel } from "./models/scripted-model.js";
-import { MemoryStore } from "./store/memory-store.js";
-import type { SessionStore } from "./store/session-store.js";
-import { SqliteStore } from "./store/sqlite-store.js";
+import { Agent } from "../agent/agent.js";
+import { CancelledError } from "../errors/run-errors.js";
+import { ScriptedModel } from "../models/scripted-model.js";
+import { MemoryStore } from "../store/memory-store.js";
+import type { SessionStore } from "../store/session-store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import { runChecked, types } from "../test-support/run-checked.js";
+import { tool } from "../tools/tool.js";
+import { usageFromLog } from "./child-usage.js";
 import { agentAsTool } from "./sub-agent.js";
-import { usageFromLog } from "./sub-agents/child-usage.js";
-import { dataOf, lastToolResult, lookup, u, usage } from "./sub-agents/test-fixtures.js";
-import { runChecked, types } from "./test-support/run-checked.js";
-import { tool } from "./tools/tool.js";
+import { dataOf, lastToolResult, lookup, u, usage } from "./test-fixtures.js";
 
 /** A researcher (tool: lookup) run by a lead through `research`; each model's usage is pinned. */
 function researchSetup(

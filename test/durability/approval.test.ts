@@ -6,8 +6,13 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ApprovalMismatchError, decideApproval, hashArgs, listPendingApprovals } from "../approvals.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import {
+  ApprovalMismatchError,
+  decideApproval,
+  hashArgs,
+  listPendingApprovals,
+} from "../../src/approvals/approvals.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { runChild, seqProblems, tempDir, untilInterrupted } from "./harness.js";
 import { approvalAgent, readEffects } from "./scenario.js";
 

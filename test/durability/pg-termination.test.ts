@@ -9,9 +9,9 @@
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectDeps } from "../session/projections.js";
-import { PostgresStore } from "../store/postgres-store.js";
-import { runScript } from "../test-support/node-script.js";
+import { projectDeps } from "../../src/session/projections.js";
+import { PostgresStore } from "../../src/store/postgres-store.js";
+import { runScript } from "../../src/test-support/node-script.js";
 import {
   callIdOf,
   countByCall,

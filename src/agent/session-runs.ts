@@ -1,20 +1,20 @@
-import type { DepsOperation } from "./context/operations.js";
-import { isPlainObject } from "./context/plain-object.js";
-import { SessionStateError } from "./errors/run-errors.js";
-import { analyzeResumePoint, type ResumePoint } from "./runner/resume-analysis.js";
-import type { RunPersistence } from "./runner/run-state.js";
-import { AgentContext } from "./session/agent-context.js";
-import type { SessionEvent } from "./session/events.js";
-import { findNonJson } from "./session/json-value.js";
-import { projectDeps } from "./session/projections.js";
-import { SessionLog } from "./session/session-log.js";
-import type { SessionStore } from "./store/session-store.js";
+import type { DepsOperation } from "../context/operations.js";
+import { isPlainObject } from "../context/plain-object.js";
+import { SessionStateError } from "../errors/run-errors.js";
+import { analyzeResumePoint, type ResumePoint } from "../runner/resume-analysis.js";
+import type { RunPersistence } from "../runner/run-state.js";
+import { AgentContext } from "../session/agent-context.js";
+import type { SessionEvent } from "../session/events.js";
+import { findNonJson } from "../session/json-value.js";
+import { projectDeps } from "../session/projections.js";
+import { SessionLog } from "../session/session-log.js";
+import type { SessionStore } from "../store/session-store.js";
 
 let defaultStore: Promise<SessionStore> | undefined;
 
 /** The store a session run uses when none is given: SQLite at `.nous/sessions.db`, opened once per process. */
 export function defaultSessionStore(): Promise<SessionStore> {
-  defaultStore ??= import("./store/sqlite-store.js").then(({ SqliteStore }) => new SqliteStore());
+  defaultStore ??= import("../store/sqlite-store.js").then(({ SqliteStore }) => new SqliteStore());
   return defaultStore;
 }
 

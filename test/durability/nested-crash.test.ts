@@ -8,12 +8,12 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolInDoubtError } from "../errors/run-errors.js";
-import type { InDoubtResolver } from "../runner/run-state.js";
-import type { RunResult } from "../runner/types.js";
-import type { SessionEvent } from "../session/events.js";
-import { projectDeps, projectUsage } from "../session/projections.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { ToolInDoubtError } from "../../src/errors/run-errors.js";
+import type { InDoubtResolver } from "../../src/runner/run-state.js";
+import type { RunResult } from "../../src/runner/types.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { projectDeps, projectUsage } from "../../src/session/projections.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { countByCall, runChild, seqProblems, tempDir } from "./harness.js";
 import { NESTED_CALLS, type NestedDeps, nestedAgent } from "./nested-scenario.js";
 import { readEffects, whenLeaseFree } from "./scenario.js";

@@ -11,14 +11,14 @@
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decideApproval, pendingApprovalsOf } from "../approvals.js";
-import { ApprovalPendingError } from "../errors/run-errors.js";
-import type { SessionEvent } from "../session/events.js";
-import { projectDeps } from "../session/projections.js";
-import { MemoryStore } from "../store/memory-store.js";
-import { PostgresStore } from "../store/postgres-store.js";
-import type { SessionStore } from "../store/session-store.js";
-import { SqliteStore } from "../store/sqlite-store.js";
+import { decideApproval, pendingApprovalsOf } from "../../src/approvals/approvals.js";
+import { ApprovalPendingError } from "../../src/errors/run-errors.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { projectDeps } from "../../src/session/projections.js";
+import { MemoryStore } from "../../src/store/memory-store.js";
+import { PostgresStore } from "../../src/store/postgres-store.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import {
   countByCall,
   DATABASE_URL,

@@ -7,15 +7,15 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { NousError } from "../errors/nous-error.js";
-import { SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
-import { StoreError } from "../errors/store-errors.js";
-import type { SessionEvent } from "../session/events.js";
-import { projectDeps } from "../session/projections.js";
-import { MemoryStore } from "../store/memory-store.js";
-import { PostgresStore } from "../store/postgres-store.js";
-import type { SessionStore } from "../store/session-store.js";
-import { commitAckProxy } from "../test-support/commit-ack-proxy.js";
+import { NousError } from "../../src/errors/nous-error.js";
+import { SessionStateError, ToolInDoubtError } from "../../src/errors/run-errors.js";
+import { StoreError } from "../../src/errors/store-errors.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { projectDeps } from "../../src/session/projections.js";
+import { MemoryStore } from "../../src/store/memory-store.js";
+import { PostgresStore } from "../../src/store/postgres-store.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { commitAckProxy } from "../../src/test-support/commit-ack-proxy.js";
 import { callIdOf, countByCall, DATABASE_URL, dropSchema, postgresReachable, seqProblems, tempDir } from "./harness.js";
 import { callsOfTurn, readEffects, reconcilePolicy, scenarioAgent } from "./scenario.js";
 

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { importGraph } from "./test-support/import-graph.js";
+import { importGraph } from "../test-support/import-graph.js";
 
 const source = dirname(fileURLToPath(import.meta.url));
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { UserError } from "./errors/nous-error.js";
-import { ApprovalArgumentsError } from "./errors/user-errors.js";
-import type { SessionEvent } from "./session/events.js";
-import type { SessionStore } from "./store/session-store.js";
-import type { ValidationResult } from "./tools/schema.js";
+import { UserError } from "../errors/nous-error.js";
+import { ApprovalArgumentsError } from "../errors/user-errors.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { ValidationResult } from "../tools/schema.js";
 
 /** A tool call waiting for a human or policy decision, bound to its session, call, tool and arguments. */
 export interface PendingApproval {

@@ -8,19 +8,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { ContextUpdate } from "../context/context-update.js";
+import { SessionStateError, ToolInDoubtError } from "../errors/run-errors.js";
+import { ScriptedModel } from "../models/scripted-model.js";
+import type { SessionEvent } from "../session/events.js";
+import { projectDeps } from "../session/projections.js";
+import type { RunContext } from "../session/run-context.js";
+import { MemoryStore } from "../store/memory-store.js";
+import type { SessionStore } from "../store/session-store.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import { checkProjections } from "../test-support/run-checked.js";
+import { tool } from "../tools/tool.js";
 import { Agent } from "./agent.js";
-import { decideApproval, listPendingApprovals } from "./approvals.js";
-import { ContextUpdate } from "./context/context-update.js";
-import { SessionStateError, ToolInDoubtError } from "./errors/run-errors.js";
-import { ScriptedModel } from "./models/scripted-model.js";
-import type { SessionEvent } from "./session/events.js";
-import { projectDeps } from "./session/projections.js";
-import type { RunContext } from "./session/run-context.js";
-import { MemoryStore } from "./store/memory-store.js";
-import type { SessionStore } from "./store/session-store.js";
-import { SqliteStore } from "./store/sqlite-store.js";
-import { checkProjections } from "./test-support/run-checked.js";
-import { tool } from "./tools/tool.js";
 
 /** A copy of `events` up to and including the first one `stop` picks, as if the process died right after it. */
 async function crashedCopy(store: SessionStore, sessionId: string, stop: (event: SessionEvent) => boolean) {

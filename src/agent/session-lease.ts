@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { LeaseLostError } from "./errors/lease-errors.js";
-import { DefinitionError } from "./errors/user-errors.js";
-import type { LeaseSettings } from "./runner/types.js";
-import type { Lease, SessionStore } from "./store/session-store.js";
+import { LeaseLostError } from "../errors/lease-errors.js";
+import { DefinitionError } from "../errors/user-errors.js";
+import type { LeaseSettings } from "../runner/types.js";
+import type { Lease, SessionStore } from "../store/session-store.js";
 
 /**
  * How long a session run's lease lasts without a heartbeat when no `lease.ttlMs` is given.

@@ -1,9 +1,9 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { ContextUpdate } from "../context/context-update.js";
+import type { RunContext } from "../session/run-context.js";
+import { tool } from "../tools/tool.js";
 import { Agent } from "./agent.js";
-import { ContextUpdate } from "./context/context-update.js";
-import type { RunContext } from "./session/run-context.js";
-import { tool } from "./tools/tool.js";
 
 type Deps = { todos: string[]; count: number };
 

@@ -10,18 +10,18 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { z } from "zod";
-import { Agent } from "../agent.js";
-import { codeMode } from "../code-mode/code-mode.js";
-import { ContextUpdate } from "../context/context-update.js";
-import { SessionConflictError } from "../errors/store-errors.js";
-import type { ModelRequest } from "../models/model.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedResponse } from "../models/scripted-response.js";
-import type { InDoubtDecision, InDoubtResolver } from "../runner/run-state.js";
-import type { SessionEvent } from "../session/events.js";
-import type { RunContext } from "../session/run-context.js";
-import type { SessionStore } from "../store/session-store.js";
-import { tool } from "../tools/tool.js";
+import { Agent } from "../../src/agent/agent.js";
+import { codeMode } from "../../src/code-mode/code-mode.js";
+import { ContextUpdate } from "../../src/context/context-update.js";
+import { SessionConflictError } from "../../src/errors/store-errors.js";
+import type { ModelRequest } from "../../src/models/model.js";
+import { ScriptedModel } from "../../src/models/scripted-model.js";
+import type { ScriptedResponse } from "../../src/models/scripted-response.js";
+import type { InDoubtDecision, InDoubtResolver } from "../../src/runner/run-state.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import type { RunContext } from "../../src/session/run-context.js";
+import type { SessionStore } from "../../src/store/session-store.js";
+import { tool } from "../../src/tools/tool.js";
 
 export type Deps = { counter: number };
 
