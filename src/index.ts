@@ -6,6 +6,8 @@ export {
   type RunArguments,
   type SessionRunOptions,
 } from "./agent/agent.js";
+export { type AgentDefinition, agentDefinitionHash, agentMismatch, recordedAgent } from "./agent/agent-identity.js";
+export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-doubt-calls.js";
 export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,
@@ -43,6 +45,8 @@ export {
   type UpdateSource,
 } from "./context/index.js";
 export {
+  type AgentIdentity,
+  AgentMismatchError,
   AllModelsFailedError,
   ApprovalArgumentsError,
   type ApprovalPathStep,

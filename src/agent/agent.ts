@@ -1,3 +1,4 @@
+import type { AgentIdentity } from "../errors/agent-mismatch-error.js";
 import { DepthLimitExceededError, SessionStateError } from "../errors/run-errors.js";
 import { DefinitionError } from "../errors/user-errors.js";
 import { withFallback } from "../models/fallback.js";
@@ -8,7 +9,7 @@ import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { type Emit, EventChannel } from "../runner/event-channel.js";
 import { createSeam } from "../runner/nested-call.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "../runner/output-spec.js";
-import { analyzeResumePoint } from "../runner/resume-analysis.js";
+import type { ResumePoint } from "../runner/resume-analysis.js";
 import { type RunStart, runLoop } from "../runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/run-state.js";
 import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "../runner/types.js";
@@ -17,15 +18,18 @@ import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
+import { agentChange, agentDefinitionHash } from "./agent-identity.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
   assertNoUnfinishedRun,
   defaultSessionStore,
+  resumableRun,
   sessionContext,
   storePersistence,
 } from "./session-runs.js";
+import { settleTornCall, tornCall } from "./torn-tail.js";
 
 /** Every option a run can take, as the run's internals read them. */
 interface AnyRunOptions<D extends object> {
@@ -39,6 +43,7 @@ interface AnyRunOptions<D extends object> {
   resolveInDoubt?: InDoubtResolver<D>;
   parent?: ParentRun;
   lease?: LeaseSettings;
+  allowAgentChange?: true | { readonly reason: string };
 }
 
 /** A run ready to start, and the lease it holds (a session run) until it ends. */
@@ -65,6 +70,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   readonly #options: AgentOptions<D, O>;
   readonly #tools: ReadonlyMap<string, AnyTool<D>>;
   readonly #output: OutputSpec<O> | undefined;
+  #identity: (AgentIdentity & { readonly hash: string }) | undefined;
 
   constructor(options: AgentOptions<D, O>) {
     this.#options = options;
@@ -84,6 +90,26 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         throw new DefinitionError({ message: `Agent option ${key} must be a whole number >= 0, got ${value}` });
       }
     }
+  }
+
+  /**
+   * Which agent this is, as a session's `run_started` records it: the name and a hash of the
+   * definition (instructions, tools, output type: see `agentDefinitionHash`). Continuing or
+   * resuming a session is refused with `AgentMismatchError` unless the session names this agent.
+   *
+   * @example
+   * agent.identity; // { name: "support", hash: "9c1f…" }
+   */
+  get identity(): AgentIdentity & { readonly hash: string } {
+    this.#identity ??= {
+      ...(this.name === undefined ? {} : { name: this.name }),
+      hash: agentDefinitionHash({
+        instructions: this.#options.instructions,
+        tools: this.#tools.values(),
+        outputSchema: this.#output?.schema.jsonSchema,
+      }),
+    };
+    return this.#identity;
   }
 
   /** The names of this agent's tools. */
@@ -172,7 +198,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now });
     let persistence: RunPersistence | undefined;
     let runId = options?.runId ?? crypto.randomUUID();
-    let resumePoint: ReturnType<typeof analyzeResumePoint>;
+    let resumePoint: ResumePoint | undefined;
     let storedCount = 0;
     let store = options?.store ?? (options?.parent?.seam.store as SessionStore | undefined);
     let lease: RunLease | undefined;
@@ -181,17 +207,19 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       lease = await RunLease.acquire(store, sessionId, options?.lease ?? agent.lease, options?.signal);
       try {
         const events = await store.read(sessionId);
+        // Before anything is written: a session goes on with the agent that ran it, or says it changed.
+        const changed = agentChange(sessionId, events, this.identity, options?.allowAgentChange);
         let inDoubt: ReadonlySet<string> = new Set();
         if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
-        else {
-          resumePoint = analyzeResumePoint(events);
-          if (resumePoint === undefined || resumePoint.finished) {
-            throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
-          }
+        else resumePoint = resumableRun(events, sessionId);
+        context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+        if (changed !== undefined) context = context.logEvent("agent_changed", changed);
+        if (resumePoint !== undefined) {
+          const torn = tornCall(events, resumePoint);
+          if (torn !== undefined) ({ context, point: resumePoint } = settleTornCall(context, resumePoint, torn));
           runId = resumePoint.runId;
           start = { type: "resume", pending: resumePoint.pending };
         }
-        context = sessionContext(events, deps, { name: agent.name, now: agent.now });
         context = abandonInDoubt(context, inDoubt, sessionId, (name) => this.#tools.get(name)?.idempotent === true);
         persistence = storePersistence(store, sessionId, events.at(-1)?.seq ?? 0, lease);
         storedCount = events.length;
@@ -205,6 +233,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     const state = new RunState<D, O>(
       {
         runId,
+        agentHash: this.identity.hash,
         model: this.model,
         tools: this.#tools,
         output: this.#output,

@@ -23,6 +23,12 @@ export type SessionRunOptions<D extends object> = RunOptions<D> & {
   store?: SessionStore;
   /** The lease this session run holds (default: the agent's `lease`, else a 30 s ttl). */
   lease?: LeaseSettings;
+  /**
+   * Continue or resume a session that another agent ran (another name or definition hash, see
+   * `Agent.identity`), recording the change as an `agent_changed` event. Without it, that is refused
+   * with `AgentMismatchError` and nothing is written.
+   */
+  allowAgentChange?: true | { readonly reason: string };
 };
 
 /** `run`/`stream` take options; they are required only when the deps type has required keys. */

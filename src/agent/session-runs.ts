@@ -1,7 +1,7 @@
 import type { DepsOperation } from "../context/operations.js";
 import { isPlainObject } from "../context/plain-object.js";
 import { SessionStateError } from "../errors/run-errors.js";
-import { analyzeResumePoint } from "../runner/resume-analysis.js";
+import { analyzeResumePoint, type ResumePoint } from "../runner/resume-analysis.js";
 import type { RunPersistence } from "../runner/run-state.js";
 import { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
@@ -103,12 +103,33 @@ function stateKeysOf(events: readonly SessionEvent[]): Set<string> {
 export function assertNoUnfinishedRun(events: readonly SessionEvent[], sessionId: string): ReadonlySet<string> {
   const span = lastRun(events);
   if (span === undefined || span.end === "completed") return new Set();
-  if (span.end === undefined) {
+  // A run whose prompt the log does not hold (a fork cut it right after `run_started`) did nothing: a new run replaces it.
+  const prompted = events.slice(span.start + 1).some((event) => event.type === "user_message");
+  if (span.end === undefined && prompted) {
     throw new SessionStateError({
       message: `Session "${sessionId}" has an unfinished run (interrupted or awaiting approval): use agent.resume("${sessionId}")`,
     });
   }
   return analyzeResumePoint(events)?.resume.inDoubt ?? new Set();
+}
+
+/**
+ * The last run of a session, for `agent.resume`: refused with `SessionStateError` when there is none,
+ * when it finished, or when the log holds nothing of it but its start (a fork cut it before its
+ * prompt: start a new run instead).
+ */
+export function resumableRun(events: readonly SessionEvent[], sessionId: string): ResumePoint {
+  const point = analyzeResumePoint(events);
+  if (point === undefined || point.finished) {
+    throw new SessionStateError({ message: `Session "${sessionId}" has no unfinished run to resume` });
+  }
+  const start = events.findLastIndex((event) => event.type === "run_started");
+  if (!events.slice(start + 1).some((event) => event.type === "user_message")) {
+    throw new SessionStateError({
+      message: `Session "${sessionId}" has no run to resume: its last run recorded no prompt (the log ends right after it started); start a new run`,
+    });
+  }
+  return point;
 }
 
 /**

@@ -5,7 +5,6 @@ import {
   NousError,
   type PendingApproval,
 } from "../index.js";
-import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
   CliExit,
   type CliIo,
@@ -21,6 +20,7 @@ import {
 import { openStore, storeLocation } from "./open-store.js";
 import { preview } from "./render-stream.js";
 import { exitCodeOfOutcome, outcomeJson, reportOutcome, resumeTurn } from "./run-turn.js";
+import { loadSessionAgent } from "./session-agent.js";
 
 export const APPROVALS_HELP = `Usage: nous approvals <subcommand> [options]
 
@@ -31,13 +31,18 @@ Subcommands:
                                         reject; the model is told the reason
 
 After a decision, once the session has no other pending approval, the run resumes with
-the built-in assistant (or --agent file) and its answer is printed. A sub-agent's request
-(listed with "via" its root session) is decided in the sub-agent's session; the root
-session resumes, and with it the sub-agent.
+the agent that ran the session and its answer is printed: pass --agent with its file
+unless the built-in assistant ran it. A session run by another agent than the one given
+(or the built-in assistant, without --agent) is refused with exit code 2 before the
+decision is recorded. A sub-agent's request (listed with "via" its root session) is
+decided in the sub-agent's session; the root session resumes with the root's agent, and
+with it the sub-agent.
 
 Options:
   --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
-  --agent file          the agent file that owns the session (default: the built-in assistant)
+  --agent file          the file of the agent that ran the session (default: the built-in assistant)
+  --allow-agent-change  resume with another agent than the one that ran the session
+                        (recorded in the session as agent_changed)
   --export name         the agent file's export (default: default)
   --model provider:model  the model for the resumed run (default: NOUS_MODEL, else TestModel)
   --no-resume           record the decision only
@@ -57,6 +62,7 @@ const OPTIONS = {
   export: { type: "string" },
   model: { type: "string" },
   "no-resume": { type: "boolean" },
+  "allow-agent-change": { type: "boolean" },
 } as const;
 
 /** `nous approvals …`. */
@@ -98,17 +104,16 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         : editedArgs !== undefined
           ? { type: "edit", args: editedArgs }
           : { type: "approve" };
-    let loaded: { source: AgentSource; agent: AnyAgent } | undefined;
-    const load = async () => {
-      if (loaded === undefined) {
-        const source = await loadAgentSource(values.agent, values.export);
-        loaded = { source, agent: await source.build({ model: chosenModel(values.model) }) };
-      }
-      return loaded;
-    };
+    // A sub-agent's request: the root session resumes, and resumes the child. The agent that will
+    // resume it (or check edited arguments) must be the root's: checked before the decision is
+    // recorded, so a refusal leaves the session as it was.
+    const root = approval.path?.[0]?.sessionId ?? session;
+    const rootEvents = root === session ? events : await store.read(root);
+    const loaded =
+      verdict.type === "edit" || !values["no-resume"] ? await loadSessionAgent(root, rootEvents, values) : undefined;
     try {
       // Edited arguments must pass the tool's schema now, not fail later when the run resumes.
-      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: (await load()).agent } : {});
+      await decideApproval(store, approval, verdict, verdict.type === "edit" ? { agent: loaded?.agent } : {});
     } catch (error) {
       if (NousError.isInstance(error) && error.code === "approval_mismatch")
         throw new CliExit(EXIT.notFound, error.message);
@@ -133,12 +138,15 @@ export async function approvalsCommand(io: CliIo, argv: readonly string[]): Prom
         });
       return remaining > 0 ? EXIT.awaitingApproval : EXIT.ok;
     }
-    const { source, agent } = await load();
-    // A sub-agent's request: the root session resumes, and resumes the child.
-    const root = approval.path?.[0]?.sessionId ?? session;
+    const { source, agent } = loaded ?? (await loadSessionAgent(root, rootEvents, values));
     io.err(`Resuming ${root === session ? "" : `session ${root} `}with ${source.label}…\n`);
     const startedAt = Date.now();
-    const outcome = await resumeTurn(agent, { sessionId: root, store, deps: await source.liveDeps() });
+    const outcome = await resumeTurn(agent, {
+      sessionId: root,
+      store,
+      deps: await source.liveDeps(),
+      allowAgentChange: values["allow-agent-change"],
+    });
     if (values.json) {
       printJson(io, { ...outcomeJson(outcome, root, []), verdict: verdict.type, resumed: true });
     } else if (outcome.status === "completed") {

@@ -142,4 +142,37 @@ describe("nous approvals", () => {
     expect(results.map((result) => result.code)).toEqual([2, 4, 2, 2, 2]);
     expect(results[3]?.stderr).toContain("--args is not valid JSON");
   });
+
+  it("approve without the agent file of a session run by a custom agent is refused (exit 2) and leaves the session unchanged", async () => {
+    expect((await cli("run", agent, "hello", "--session", "a-none")).code).toBe(3);
+    const pending = await pendingOf("a-none");
+    const before = await cli("sessions", "show", "a-none", "--json");
+    for (const verdict of [["approve"], ["reject", "--reason", "no"]]) {
+      const [sub, ...rest] = verdict as [string, ...string[]];
+      const refused = await cli("approvals", sub, "a-none", pending.toolCallId, ...rest);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('Session "a-none" was run by agent "mailer"');
+      expect(refused.stderr).toContain("not by the built-in assistant: pass --agent FILE");
+      expect(refused.stderr).toContain("Nothing was recorded.");
+    }
+    expect((await cli("sessions", "show", "a-none", "--json")).stdout).toBe(before.stdout);
+    expect((await pendingOf("a-none")).toolCallId).toBe(pending.toolCallId);
+  });
+
+  it("approve with a different agent file is refused with the mismatch (exit 2) and leaves the session unchanged", async () => {
+    expect((await cli("run", agent, "hello", "--session", "a-other")).code).toBe(3);
+    const pending = await pendingOf("a-other");
+    const before = await cli("sessions", "show", "a-other", "--json");
+    const other = join(FIXTURES, "charge-agent.ts");
+    const refused = await cli("approvals", "approve", "a-other", pending.toolCallId, "--agent", other);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /Session "a-other" was run by agent "mailer" \(definition [0-9a-f]{12}\), not by agent "charger" \(definition [0-9a-f]{12}\) from ".*charge-agent\.ts"/,
+    );
+    expect((await cli("sessions", "show", "a-other", "--json")).stdout).toBe(before.stdout);
+    // With the agent that ran it, the same decision goes through.
+    const approved = await cli("approvals", "approve", "a-other", pending.toolCallId, "--agent", agent);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('"sent":true');
+  });
 });

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { type ApprovalVerdict, decideApproval, pendingApprovalsOf } from "../index.js";
+import { type ApprovalVerdict, agentMismatch, decideApproval, pendingApprovalsOf } from "../index.js";
 import { type CliIo, EXIT, paint, parseCommand, terminalText, UsageError } from "./cli-support.js";
 import { AGENT_OPTIONS, type PreparedSession, prepareSession } from "./run-command.js";
 import { reportOutcome, resumeTurn, runTurn, type TurnOutcome } from "./run-turn.js";
@@ -17,6 +17,7 @@ Options:
   --deps file.json         initial state deps of a new session
   --max-iterations n       model requests allowed per turn
   --export name            the agent file's export (default: default)
+  --allow-agent-change     continue a session another agent ran (recorded as agent_changed)
   -h, --help               this help
 
 In the chat:
@@ -102,6 +103,7 @@ export async function chatCommand(io: CliIo, args: readonly string[]): Promise<n
             store: session.store,
             deps: session.deps,
             signal,
+            allowAgentChange: session.allowAgentChange,
             usageLimits:
               session.maxIterations !== undefined && !session.source.acceptsModel
                 ? { requests: session.maxIterations }
@@ -130,11 +132,17 @@ async function decideAll(
   verdict: ApprovalVerdict,
   signal: AbortSignal,
 ): Promise<TurnOutcome> {
-  const pending = pendingApprovalsOf(session.sessionId, await session.store.read(session.sessionId));
+  const events = await session.store.read(session.sessionId);
+  const pending = pendingApprovalsOf(session.sessionId, events);
   if (pending.length === 0) {
     io.err("Nothing is waiting for approval.\n");
     return { status: "failed", error: new Error("nothing to decide") };
   }
+  // The chat's agent resumes the run: another agent than the session's is refused before deciding.
+  const mismatch = session.allowAgentChange
+    ? undefined
+    : agentMismatch(session.sessionId, events, session.agent.identity);
+  if (mismatch !== undefined) return { status: "failed", error: mismatch };
   for (const approval of pending) {
     await decideApproval(session.store, approval, verdict);
     io.err(
@@ -146,6 +154,7 @@ async function decideAll(
     store: session.store,
     deps: session.deps,
     signal,
+    allowAgentChange: session.allowAgentChange,
   });
   if (outcome.status === "completed") io.out(`${terminalText(String(outcome.result.output))}\n`);
   return outcome;

@@ -134,7 +134,8 @@ export function exitCodeOf(error: unknown): number {
     if (error.code === "cancelled") return EXIT.interrupted;
     if (error.code === "session_not_found") return EXIT.notFound;
     if (error.code === "event_corrupted" || error.code === "store_unrecognized") return EXIT.damaged;
-    if (error.code === "unknown_model" || error.code === "invalid_definition") return EXIT.usage;
+    if (error.code === "unknown_model" || error.code === "invalid_definition" || error.code === "agent_mismatch")
+      return EXIT.usage;
   }
   return EXIT.failed;
 }

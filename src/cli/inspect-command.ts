@@ -1,4 +1,4 @@
-import type { ApprovalTool } from "../index.js";
+import type { AgentIdentity, ApprovalTool } from "../index.js";
 import { NousError, type SessionStore } from "../index.js";
 import { chosenModel, loadAgentSource } from "./agent-loader.js";
 import { type CliIo, EXIT, integerOption, paint, parseCommand, UsageError } from "./cli-support.js";
@@ -15,7 +15,8 @@ Options:
   --token t             the access token, at least 32 characters (default: a generated one)
   --no-token            serve without a token (loopback hosts only: any local user can approve)
   --store path|url      SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
-  --agent file          resume approved sessions with this agent file (default: the built-in assistant)
+  --agent file          resume approved sessions with this agent file (default: the built-in
+                        assistant); a decision for a session another agent ran is refused
   --export name         the agent file's export (default: default)
   --model provider:model  the model of resumed runs (default: NOUS_MODEL, else TestModel)
   --json                print {"url", "token", "store"} as one JSON line once listening
@@ -42,7 +43,7 @@ type StartInspector = (options: {
   port?: number;
   token?: string | false;
   resume?: (sessionId: string) => Promise<void>;
-  agent?: { toolNamed(name: string): ApprovalTool | undefined };
+  agent?: { toolNamed(name: string): ApprovalTool | undefined; readonly identity?: AgentIdentity };
 }) => Promise<{ url: string; token: string | undefined; close(): Promise<void> }>;
 
 async function loadInspector(): Promise<StartInspector> {

@@ -19,7 +19,9 @@ export const MAIN_HELP = `Usage: nous <command> [options]
 Commands:
   run [agent-file] "prompt"     run an agent once and stream its answer
   chat [agent-file]             an interactive conversation on one session
-  sessions <subcommand>         list | show | fork | replay | export | delete | verify
+  sessions <subcommand>         list | show | fork | resume | replay | export | delete | verify
+                                (sessions resume <id> [--agent FILE]: continue a run that was
+                                interrupted, e.g. killed, or a session forked mid-run)
   approvals <subcommand>        list | approve | reject (then the run resumes)
   inspect                       open the web inspector on the session store
 

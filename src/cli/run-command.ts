@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { SessionStore } from "../index.js";
+import { NousError, type SessionStore } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
   type CliIo,
@@ -34,6 +34,8 @@ Options:
   --deps file.json         initial state deps of a new session (a JSON object)
   --max-iterations n       model requests allowed in this run
   --export name            the agent file's export to use (default: default)
+  --allow-agent-change     continue a session another agent ran (recorded as agent_changed);
+                           without it that is refused (exit 2): pass that agent's file
   --json                   print one JSON object (sessionId, status, output, usage,
                            deps, toolCalls, error, pending) instead of the stream
   -h, --help               this help
@@ -50,6 +52,7 @@ export const AGENT_OPTIONS = {
   "max-iterations": { type: "string" },
   export: { type: "string" },
   json: { type: "boolean" },
+  "allow-agent-change": { type: "boolean" },
 } as const;
 
 /** Reads `--deps file.json`: a JSON object, or a usage error. */
@@ -81,6 +84,8 @@ export interface PreparedSession {
   readonly sessionId: string;
   readonly deps: Record<string, unknown>;
   readonly maxIterations: number | undefined;
+  /** `--allow-agent-change`: go on with a session another agent ran. */
+  readonly allowAgentChange: boolean;
 }
 
 /** Loads the agent, opens the store, picks the session and prints the one-line notices (stderr). */
@@ -94,6 +99,7 @@ export async function prepareSession(
     deps?: string;
     "max-iterations"?: string;
     export?: string;
+    "allow-agent-change"?: boolean;
   },
 ): Promise<PreparedSession> {
   const colors = paint(io);
@@ -118,7 +124,15 @@ export async function prepareSession(
   const state = summary === undefined ? "new" : `continued, ${summary.eventCount} events`;
   io.err(`Session: ${colors.bold(sessionId)} (${state}) · store ${describeStore(location)}\n`);
   const deps = { ...(await source.liveDeps()), ...fileDeps };
-  return { agent, source, store, sessionId, deps, maxIterations };
+  return {
+    agent,
+    source,
+    store,
+    sessionId,
+    deps,
+    maxIterations,
+    allowAgentChange: values["allow-agent-change"] === true,
+  };
 }
 
 /** Reads the whole of stdin (for a prompt given as "-"). */
@@ -171,11 +185,15 @@ export async function runCommand(io: CliIo, args: readonly string[]): Promise<nu
             ? { requests: prepared.maxIterations }
             : undefined,
         quiet: values.json === true,
+        allowAgentChange: prepared.allowAgentChange,
       },
       toolCalls,
     );
     if (values.json) printJson(io, outcomeJson(outcome, prepared.sessionId, toolCalls));
     reportOutcome(io, outcome, prepared.sessionId, startedAt);
+    if (outcome.status === "failed" && NousError.isInstance(outcome.error) && outcome.error.code === "session_state") {
+      io.err(`An interrupted run is continued with: nous sessions resume ${prepared.sessionId} [--agent FILE]\n`);
+    }
     return exitCodeOfOutcome(outcome);
   } finally {
     process.off("SIGINT", onInterrupt);

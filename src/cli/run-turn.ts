@@ -1,5 +1,6 @@
 import {
   type ApprovalPendingError,
+  type InDoubtResolver,
   NousError,
   type PendingToolCall,
   type Prompt,
@@ -24,6 +25,8 @@ export interface TurnOptions {
   readonly deps: Record<string, unknown>;
   readonly signal?: AbortSignal;
   readonly usageLimits?: UsageLimits;
+  /** Go on with another agent than the one that ran the session (recorded as `agent_changed`). */
+  readonly allowAgentChange?: boolean;
   /** No text or tool lines (for --json). */
   readonly quiet: boolean;
 }
@@ -51,6 +54,7 @@ export async function runTurn(
       deps: options.deps,
       signal: options.signal,
       usageLimits: options.usageLimits,
+      ...(options.allowAgentChange ? { allowAgentChange: true } : {}),
     });
     const result = await renderStream(io, events, { quiet: options.quiet, toolCalls });
     return { status: "completed", result };
@@ -62,13 +66,15 @@ export async function runTurn(
 /** Resumes a paused or interrupted run of a session (no streaming: `resume` returns the result). */
 export async function resumeTurn(
   agent: AnyAgent,
-  options: Omit<TurnOptions, "quiet" | "usageLimits">,
+  options: Omit<TurnOptions, "quiet" | "usageLimits"> & { readonly resolveInDoubt?: InDoubtResolver },
 ): Promise<TurnOutcome> {
   try {
     const result = await agent.resume(options.sessionId, {
       store: options.store,
       deps: options.deps,
       signal: options.signal,
+      ...(options.resolveInDoubt === undefined ? {} : { resolveInDoubt: options.resolveInDoubt }),
+      ...(options.allowAgentChange ? { allowAgentChange: true } : {}),
     });
     return { status: "completed", result: result as RunResult<unknown, object> };
   } catch (error) {

@@ -64,6 +64,10 @@ function describeEvent(event: SessionEvent): string {
     case "run_completed":
     case "run_resumed":
       return `run ${String(data.runId)}`;
+    case "agent_changed": {
+      const name = (agent: unknown) => (agent as { name?: string } | undefined)?.name ?? "unnamed agent";
+      return `${name(data.from)} → ${name(data.to)}${data.reason ? ` (${String(data.reason)})` : ""}`;
+    }
     default:
       return preview(event.data, 100);
   }

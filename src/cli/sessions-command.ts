@@ -20,6 +20,7 @@ import {
 } from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
 import { replaySession } from "./session-replay.js";
+import { resumeSession } from "./session-resume.js";
 import { renderTimeline } from "./session-timeline.js";
 import { verifySessionsCommand } from "./session-verify.js";
 
@@ -38,6 +39,19 @@ Subcommands:
                              and bookkeeping events (audit, usage, lifecycle) told apart,
                              then its usage: its own plus each sub-agent session's, once
   fork <id> --at <seq>       copy events 1 … seq into a new session (--new-id id)
+  resume <id>                continue the session's interrupted run (a crash, a fork made
+                             mid-run) with the agent that ran it; a lease left by a killed
+                             process of this machine is waited out (up to a minute)
+      --agent file           the file of the agent that ran it (default: the built-in assistant;
+                             another agent is refused, exit 2, unless --allow-agent-change)
+      --export name          the agent file's export (default: default)
+      --model provider:model the model (default: NOUS_MODEL, else TestModel)
+      --rerun <call>         run this call in doubt again (started, no recorded result)
+      --abandon <call>       record this call in doubt as failed, without running it
+      --rerun-in-doubt       run every call in doubt again
+      --abandon-in-doubt     record every call in doubt as failed
+                             (on a terminal, calls without a decision are asked about;
+                             otherwise the command refuses, exit 2, and records nothing)
   replay <id> [agent-file]   re-run the recording offline (ReplayModel) with the built-in
                              assistant's tools or the agent file's (a factory export), and
                              report whether the log matches (exit 5 when it differs)
@@ -55,8 +69,8 @@ Options for every subcommand:
   --json                     machine-readable output
   -h, --help                 this help
 
-Exit codes: 0 ok, 1 failed, 2 usage error, 4 session not found, 5 replay differs,
-6 the store is damaged (or is not a Nous store).
+Exit codes: 0 ok, 1 failed, 2 usage error, 3 resumed run waits for approval, 4 session not
+found, 5 replay differs, 6 the store is damaged (or is not a Nous store).
 `;
 
 const OPTIONS = {
@@ -71,6 +85,12 @@ const OPTIONS = {
   "new-id": { type: "string" },
   out: { type: "string" },
   export: { type: "string" },
+  model: { type: "string" },
+  "allow-agent-change": { type: "boolean" },
+  rerun: { type: "string", multiple: true },
+  abandon: { type: "string", multiple: true },
+  "rerun-in-doubt": { type: "boolean" },
+  "abandon-in-doubt": { type: "boolean" },
 } as const;
 
 type Values = ReturnType<typeof parseCommand<typeof OPTIONS>>["values"];
@@ -87,6 +107,7 @@ export async function sessionsCommand(io: CliIo, args: readonly string[]): Promi
     list: (store) => list(io, store, values, rest),
     show: (store) => show(io, store, values, rest),
     fork: (store) => fork(io, store, values, rest),
+    resume: (store) => resumeSession(io, store, rest[0] as string, values),
     replay: (store) => replaySession(io, store, requireId(rest, "replay", 2), rest[1], values),
     export: (store) => exportLog(io, store, values, rest),
     delete: (store) => remove(io, store, values, rest),

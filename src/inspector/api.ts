@@ -7,8 +7,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import {
+  type AgentIdentity,
   ApprovalMismatchError,
   type ApprovalVerdict,
+  agentMismatch,
   type DecideApprovalOptions,
   decideApproval,
   getLogger,
@@ -29,8 +31,12 @@ import { requestStats, sessionTotals, stateAt } from "./analysis.js";
 export interface InspectorApiOptions {
   readonly store: SessionStore;
   readonly resume?: (sessionId: string) => Promise<void>;
-  /** The agent whose tools' schemas check edited approval arguments. */
-  readonly agent?: DecideApprovalOptions["agent"];
+  /**
+   * The agent `resume` continues sessions with: its tools' schemas check edited approval arguments,
+   * and with `resume`, a decision for a session another agent ran (see `Agent.identity`) is refused
+   * (409) before it is recorded.
+   */
+  readonly agent?: NonNullable<DecideApprovalOptions["agent"]> & { readonly identity?: AgentIdentity };
   /** How often a live stream polls the store for new events (default 250 ms). */
   readonly pollMs?: number;
   /** Ends live streams when the server closes. */
@@ -83,6 +89,20 @@ async function sessionDetail(store: SessionStore, summary: SessionSummary, event
 function parseSeq(text: string | undefined): number | undefined {
   if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
   return Number(text);
+}
+
+/**
+ * Why the inspector must not decide for this session: it resumes sessions with an agent that is not
+ * the one the session's log names (the decision would be used up by the wrong agent).
+ */
+function foreignAgent(sessionId: string, events: readonly SessionEvent[], options: InspectorApiOptions) {
+  const identity = options.agent?.identity;
+  if (options.resume === undefined || identity === undefined) return undefined;
+  const mismatch = agentMismatch(sessionId, events, identity);
+  if (mismatch === undefined) return undefined;
+  const name = (agent: AgentIdentity) =>
+    `${agent.name === undefined ? "an unnamed agent" : `agent "${agent.name}"`}${agent.hash === undefined ? "" : ` (definition ${agent.hash.slice(0, 12)})`}`;
+  return `Session "${sessionId}" was run by ${name(mismatch.recorded)}, but this inspector resumes sessions with ${name(mismatch.given)}: start the inspector with the agent that ran it (nous inspect --agent FILE). Nothing was recorded.`;
 }
 
 /** The inspector's API routes, mounted under `/api`. */
@@ -206,6 +226,10 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const pending = (await listPendingApprovals(store, { sessionId })).find((item) => item.toolCallId === toolCallId);
     if (pending === undefined) return problem(c, 409, `No pending approval for ${echo(toolCallId)} in "${sessionId}"`);
     if (typeof body.argsHash !== "string") return problem(c, 400, "argsHash (of the arguments you saw) is required");
+    // The root session resumes (a sub-agent's request resumes the child through it): its agent must be the inspector's.
+    const rootId = pending.path?.[0]?.sessionId ?? sessionId;
+    const mismatch = foreignAgent(rootId, await store.read(rootId), options);
+    if (mismatch !== undefined) return problem(c, 409, mismatch);
     const verdict: ApprovalVerdict =
       body.decision === "reject"
         ? { type: "reject", ...(typeof body.reason === "string" && body.reason ? { reason: body.reason } : {}) }

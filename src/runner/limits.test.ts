@@ -21,7 +21,12 @@ describe("limits and the run lifecycle in the log", () => {
       "assistant_message",
       "run_completed",
     ]);
-    expect(result.log[0]?.data).toEqual({ runId: "run-1", agent: "greeter", model: "scripted:script" });
+    expect(result.log[0]?.data).toEqual({
+      runId: "run-1",
+      agent: "greeter",
+      agentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      model: "scripted:script",
+    });
     const response = result.log[3]?.data as { usage: unknown; latencyMs: number; finishReason: string };
     expect(response.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
     expect(response.latencyMs).toBeGreaterThanOrEqual(0);

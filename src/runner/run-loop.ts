@@ -31,6 +31,7 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       state.record("run_started", {
         runId,
         agent: options.name,
+        ...(state.config.agentHash === undefined ? {} : { agentHash: state.config.agentHash }),
         model: modelName(model),
         ...(parent
           ? {

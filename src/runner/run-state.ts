@@ -18,6 +18,8 @@ import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 /** Everything fixed for the length of one run. */
 export interface RunConfig<D extends object, O> {
   readonly runId: string;
+  /** The agent's definition hash (`Agent.identity`), recorded in `run_started`. */
+  readonly agentHash?: string;
   readonly model: Model;
   readonly tools: ReadonlyMap<string, AnyTool<D>>;
   readonly output: OutputSpec<O> | undefined;

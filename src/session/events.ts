@@ -83,13 +83,25 @@ export interface EventDataMap {
   };
   run_started: {
     readonly runId: string;
+    /** The agent's name (absent for an unnamed agent). */
     readonly agent?: string;
+    /** SHA-256 of the agent's definition (`Agent.identity`); absent in sessions recorded before it existed. */
+    readonly agentHash?: string;
     readonly model?: string;
     /** Set on a sub-agent's run: the parent run's session, run and the tool call that started it. */
     readonly parentSessionId?: string;
     readonly parentRunId?: string;
     readonly parentToolCallId?: string;
     readonly depth?: number;
+  };
+  /**
+   * The session goes on with another agent than the one its log names, allowed by the caller
+   * (`allowAgentChange`); recorded before the run that uses it.
+   */
+  agent_changed: {
+    readonly from: { readonly name?: string; readonly hash?: string };
+    readonly to: { readonly name?: string; readonly hash: string };
+    readonly reason?: string;
   };
   /** A resume of an interrupted run (crash, approval, in doubt) began. */
   run_resumed: { readonly runId: string };
@@ -137,6 +149,9 @@ const builtin = new Set<string>([
   "approval_requested",
   "approval_decided",
   "run_started",
+  "run_resumed",
+  "agent_changed",
+  "tool_call_abandoned",
   "run_completed",
   "run_failed",
 ] satisfies BuiltinEventType[]);

@@ -32,6 +32,7 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "approval_decided":
     case "run_started":
     case "run_resumed":
+    case "agent_changed":
     case "tool_call_abandoned":
     case "run_completed":
     case "run_failed":
