@@ -42,7 +42,9 @@ export function tornCall(events: readonly SessionEvent[], point: ResumePoint): T
     .slice(start)
     .map((event) => (event.type === "context_update" ? (event.data as { toolCallId?: string }).toolCallId : undefined))
     .find((id) => id !== undefined);
-  return named === undefined ? calls[0] : calls.find((call) => call.toolCallId === named);
+  const found = named === undefined ? calls[0] : calls.find((call) => call.toolCallId === named);
+  // A call that paused the run (its sub-agent or a nested call waits for approval) is open, not torn.
+  return found !== undefined && point.resume.paused?.has(found.toolCallId) ? undefined : found;
 }
 
 /**

@@ -120,6 +120,10 @@ describe("nous approvals", () => {
       const shown = json<{ summary: { status: string } }>(await cli("sessions", "show", session, "--json"));
       expect(shown.summary.status, session).toBe("completed");
     }
+    // Replay applies the child's recorded decision in the child's session: no difference.
+    const replayed = await cli("sessions", "replay", "lead", agent, ...lead, "--json");
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(json(replayed)).toMatchObject({ matches: true });
   });
 
   it("--no-resume only records the decision; bad input exits 2, unknown sessions 4", async () => {

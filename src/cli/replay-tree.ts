@@ -90,7 +90,8 @@ export async function readTree(
 
 /**
  * Normalizes a tree's events for comparison: times, latencies and durations, and model names are
- * dropped; session ids become paths below the root (`childSessionId`, `parentSessionId`); run ids
+ * dropped; session ids become paths below the root (`childSessionId`, `parentSessionId`, a paused
+ * sub-agent's `pending[].sessionId`); run ids
  * (`runId`, `childRunId`) become `run-1`, `run-2`, … in the order the tree first names them.
  */
 export function normalizeTree(tree: readonly TreeSession[], aliases: readonly string[]): ComparedEvent[][] {
@@ -109,6 +110,14 @@ export function normalizeTree(tree: readonly TreeSession[], aliases: readonly st
         if (typeof rest[key] === "string") rest[key] = pathBelow(aliases, rest[key] as string);
       }
       for (const key of ["runId", "childRunId"]) if (key in rest) rest[key] = runAlias(rest[key]);
+      // A paused sub-agent names the requests it waits for by their session.
+      if (Array.isArray(rest.pending)) {
+        rest.pending = rest.pending.map((item: unknown) =>
+          typeof item === "object" && item !== null && typeof (item as { sessionId?: unknown }).sessionId === "string"
+            ? { ...item, sessionId: pathBelow(aliases, (item as { sessionId: string }).sessionId) }
+            : item,
+        );
+      }
       return { type: event.type, data: rest };
     }),
   );

@@ -9,7 +9,7 @@ import {
 import { type AnyAgent, loadAgentSource } from "./agent-loader.js";
 import { createBuiltinAssistant, recordedClock } from "./builtin-assistant.js";
 import { CliExit, type CliIo, EXIT, paint, printJson, terminalText, UsageError } from "./cli-support.js";
-import { aliasesOf, compareTrees, readTree, type TreeDifference } from "./replay-tree.js";
+import { aliasesOf, compareTrees, pathBelow, readTree, type TreeDifference, type TreeSession } from "./replay-tree.js";
 import { ReplayTreeModel } from "./replay-tree-model.js";
 
 /** The id of the replayed root session in the replay's own in-memory store. */
@@ -44,11 +44,24 @@ function recordedRuns(events: readonly SessionEvent[]): { runId: string; prompt:
   return runs;
 }
 
+/** The recorded approval decisions of a tree, by session path and call id (a sub-agent's are in its own session). */
+function decisionsOf(tree: readonly TreeSession[]): Map<string, SessionEvent> {
+  const decisions = new Map<string, SessionEvent>();
+  for (const session of tree) {
+    for (const event of session.events) {
+      const id = (event.data as { toolCallId?: string }).toolCallId;
+      if (event.type === "approval_decided" && id !== undefined) decisions.set(`${session.path}\u0000${id}`, event);
+    }
+  }
+  return decisions;
+}
+
 /** Plays the recorded runs again on `agent` into a fresh in-memory store (sub-agents' sessions included). */
-async function replayInto(agent: AnyAgent, recorded: readonly SessionEvent[], deps: Record<string, unknown>) {
+async function replayInto(agent: AnyAgent, tree: readonly TreeSession[], deps: Record<string, unknown>) {
   const store = new MemoryStore();
   const sessionId = REPLAY_ROOT;
-  const decisions = recorded.filter((event) => event.type === "approval_decided");
+  const recorded = tree[0]?.events ?? [];
+  const decisions = decisionsOf(tree);
   for (const run of recordedRuns(recorded)) {
     let step: () => Promise<unknown> = () =>
       agent.run(run.prompt as string, { sessionId, store, deps: { ...deps }, runId: run.runId });
@@ -61,9 +74,10 @@ async function replayInto(agent: AnyAgent, recorded: readonly SessionEvent[], de
         const pending = await listPendingApprovals(store);
         let decided = 0;
         for (const approval of pending) {
-          const recordedDecision = decisions.find(
-            (event) => (event.data as { toolCallId?: string }).toolCallId === approval.toolCallId,
-          )?.data as { approved: boolean; args?: unknown; reason?: string } | undefined;
+          const path = pathBelow([REPLAY_ROOT], approval.sessionId);
+          const recordedDecision = decisions.get(`${path}\u0000${approval.toolCallId}`)?.data as
+            | { approved: boolean; args?: unknown; reason?: string }
+            | undefined;
           if (recordedDecision === undefined) continue;
           const verdict = !recordedDecision.approved
             ? { type: "reject" as const, reason: recordedDecision.reason }
@@ -120,7 +134,7 @@ export async function replaySession(
     agent = await source.build({ model });
     liveDeps = await source.liveDeps();
   }
-  const replayStore = await replayInto(agent, recorded, { ...liveDeps, ...initialState(recorded) });
+  const replayStore = await replayInto(agent, recordedTree, { ...liveDeps, ...initialState(recorded) });
   const replayedTree = await readTree(replayStore, REPLAY_ROOT);
   const differences = compareTrees({ tree: recordedTree, aliases }, { tree: replayedTree, aliases: [REPLAY_ROOT] });
   const recordedEvents = recordedTree.reduce((sum, session) => sum + session.events.length, 0);
