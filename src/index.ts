@@ -82,6 +82,8 @@ export {
   SessionLogFormatError,
   SessionNotFoundError,
   SessionStateError,
+  SqliteDriverMissingError,
+  type SqliteDriverProblem,
   StoreArgumentError,
   StoreClosedError,
   StoreError,

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { Database as Connection, Statement } from "better-sqlite3";
 import { NousError } from "../errors/nous-error.js";
 import {
   SessionConflictError,
@@ -27,6 +26,8 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
+import { loadSqliteDriver } from "./sqlite-driver-load.js";
 import { lifecycleUpTo } from "./sqlite-fork.js";
 import { SqliteLeases } from "./sqlite-lease.js";
 import {
@@ -63,6 +64,11 @@ export interface SqliteStoreOptions {
    * `Date.now`). Processes sharing the file share the machine's clock.
    */
   readonly now?: () => number;
+  /**
+   * The SQLite library; by default the runtime's (`node:sqlite` on Node.js ≥ 22.13 and Deno, `bun:sqlite`
+   * on Bun, else the `better-sqlite3` peer). One this runtime lacks is a `SqliteDriverMissingError`.
+   */
+  readonly driver?: SqliteDriverName;
 }
 
 /** The result of `SqliteStore.integrityCheck`. */
@@ -86,10 +92,12 @@ export interface IntegrityReport {
 export class SqliteStore implements SessionStore {
   /** The resolved path of the database file. */
   readonly path: string;
-  readonly #db: Connection;
+  /** The SQLite library the store runs on. */
+  readonly driver: SqliteDriverName;
+  readonly #db: SqliteDatabase;
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   readonly #leases: SqliteLeases;
   #closed = false;
 
@@ -97,9 +105,12 @@ export class SqliteStore implements SessionStore {
     this.path = options.path === ":memory:" ? ":memory:" : resolve(options.path ?? ".nous/sessions.db");
     this.#now = options.now ?? Date.now;
     try {
+      const driver = loadSqliteDriver(options.driver);
+      this.driver = driver.name;
       this.#db = openSqliteDatabase(this.path, {
         busyTimeoutMs: Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000)),
         synchronous: options.synchronous === "normal" ? "normal" : "full",
+        driver,
       });
     } catch (error) {
       throw wrap("open", error);
@@ -124,19 +135,19 @@ export class SqliteStore implements SessionStore {
     const { fromSeq, limit } = normalizeRead(options);
     // One read transaction, so the rows and the session's last seq come from one snapshot.
     const window = this.#run("read", () =>
-      this.#db.transaction(() => ({
+      this.#db.transaction("deferred", () => ({
         sessionId,
         fromSeq,
         limit,
         lastSeq: this.#lastSeqOrUndefined(sessionId),
         rows: this.#statement(
           "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-        ).all(
+        ).all<StoredEvent>(
           sessionId,
           Math.max(1, fromSeq - 1),
           limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
-        ) as StoredEvent[],
-      }))(),
+        ),
+      })),
     );
     return decodeVerified(window, { backend: "sqlite", operation: "read" });
   }
@@ -155,15 +166,15 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const query = sqliteSummaryQuery(this.#now(), sessionId);
-    const row = this.#run("get", () => this.#statement(query.sql).get(...query.parameters));
-    return row === undefined ? undefined : summaryOfRow(row as SessionRow);
+    const row = this.#run("get", () => this.#statement(query.sql).get<SessionRow>(...query.parameters));
+    return row === undefined ? undefined : summaryOfRow(row);
   }
 
   async list(filter?: ListFilter): Promise<SessionPage> {
     this.#checkOpen();
     const criteria = normalizeList(filter);
     const query = buildSqliteListQuery(criteria, this.#now());
-    const rows = this.#run("list", () => this.#statement(query.sql).all(...query.parameters)) as SessionRow[];
+    const rows = this.#run("list", () => this.#statement(query.sql).all<SessionRow>(...query.parameters));
     const page = rows.slice(0, criteria.limit);
     const last = page.at(-1);
     return {
@@ -182,26 +193,24 @@ export class SqliteStore implements SessionStore {
     checkInteger("atSeq", options.atSeq, 0);
     const atSeq = options.atSeq;
     this.#run("fork", () =>
-      this.#db
-        .transaction(() => {
-          const sourceLastSeq = this.#lastSeqOrUndefined(sourceSessionId);
-          if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
-          if (atSeq > sourceLastSeq) {
-            throw new StoreArgumentError({
-              argument: "atSeq",
-              detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
-            });
-          }
-          if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
-            throw new SessionExistsError({ sessionId: newSessionId });
-          }
-          const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
-          this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
-          this.#statement(
-            "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
-          ).run(newSessionId, sourceSessionId, atSeq);
-        })
-        .immediate(),
+      this.#db.transaction("immediate", () => {
+        const sourceLastSeq = this.#lastSeqOrUndefined(sourceSessionId);
+        if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
+        if (atSeq > sourceLastSeq) {
+          throw new StoreArgumentError({
+            argument: "atSeq",
+            detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
+          });
+        }
+        if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
+          throw new SessionExistsError({ sessionId: newSessionId });
+        }
+        const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
+        this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
+        this.#statement(
+          "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
+        ).run(newSessionId, sourceSessionId, atSeq);
+      }),
     );
     return newSessionId;
   }
@@ -211,12 +220,10 @@ export class SqliteStore implements SessionStore {
     checkIdentifier("sessionId", sessionId);
     await this.#group?.flush();
     const result = this.#run("delete", () =>
-      this.#db
-        .transaction(() => {
-          this.#statement("DELETE FROM events WHERE session_id = ?").run(sessionId);
-          return this.#statement("DELETE FROM sessions WHERE session_id = ?").run(sessionId);
-        })
-        .immediate(),
+      this.#db.transaction("immediate", () => {
+        this.#statement("DELETE FROM events WHERE session_id = ?").run(sessionId);
+        return this.#statement("DELETE FROM sessions WHERE session_id = ?").run(sessionId);
+      }),
     );
     return result.changes > 0;
   }
@@ -265,9 +272,9 @@ export class SqliteStore implements SessionStore {
     if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
     await this.#group?.flush();
     const ids = async () =>
-      this.#run("verify", () =>
-        this.#statement("SELECT session_id FROM sessions ORDER BY session_id").pluck().all(),
-      ) as string[];
+      this.#run("verify", () => this.#statement("SELECT session_id AS id FROM sessions ORDER BY id").all()).map(
+        (row) => row.id as string,
+      );
     return verifySessions(this, sessionId, ids, () => this.#run("verify", () => checkSqliteStorage(this.#db)));
   }
 
@@ -280,7 +287,7 @@ export class SqliteStore implements SessionStore {
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */
   #commit(items: readonly PreparedAppend[]): BatchOutcome[] {
-    return this.#db.transaction(() => items.map((item) => this.#applyAppend(item))).immediate();
+    return this.#db.transaction("immediate", () => items.map((item) => this.#applyAppend(item)));
   }
 
   #applyAppend(item: PreparedAppend): BatchOutcome {
@@ -320,9 +327,10 @@ export class SqliteStore implements SessionStore {
     const previousChecksum =
       row === undefined || row.last_seq === 0
         ? undefined
-        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?")
-            .pluck()
-            .get(item.sessionId, row.last_seq) as string | undefined);
+        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?").get(
+            item.sessionId,
+            row.last_seq,
+          )?.checksum as string | undefined);
     const insert = this.#statement(
       "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
@@ -363,7 +371,7 @@ export class SqliteStore implements SessionStore {
     return row?.last_seq;
   }
 
-  #statement(sql: string): Statement {
+  #statement(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       statement = this.#db.prepare(sql);
