@@ -15,6 +15,7 @@ import { basename, dirname, join } from "node:path";
 import { StoreError, UnrecognizedStoreError } from "../errors/store-errors.js";
 import { SqliteDatabase, type SqliteDriver } from "./sqlite-driver.js";
 import { migrateSqlite, SQLITE_MIGRATIONS } from "./sqlite-schema.js";
+import type { SqliteSettings } from "./sqlite-store-options.js";
 
 /** How `openSqliteDatabase` configures the connection. */
 export interface SqliteConnectionOptions {
@@ -193,4 +194,18 @@ export function checkSqliteStorage(db: SqliteDatabase): { ok: boolean; messages:
     ...orphans.map((row) => `${row.table} row ${row.rowid} belongs to no session (foreign_key_check)`),
   ];
   return messages.length === 0 ? { ok: true, messages: ["ok"] } : { ok: false, messages };
+}
+
+const SYNCHRONOUS = ["off", "normal", "full", "extra"] as const;
+
+/** The connection's durability settings, as SQLite reports them. */
+export function readSqliteSettings(db: SqliteDatabase): SqliteSettings {
+  return {
+    driver: db.driver,
+    sqliteVersion: String(db.prepare("SELECT sqlite_version() AS version").get()?.version),
+    journalMode: String(db.pragmaValue("journal_mode")),
+    synchronous: SYNCHRONOUS[Number(db.pragmaValue("synchronous"))] ?? "full",
+    busyTimeoutMs: Number(db.pragmaValue("busy_timeout")),
+    foreignKeys: Number(db.pragmaValue("foreign_keys")) === 1,
+  };
 }

@@ -37,46 +37,10 @@ import {
   sqliteSummaryQuery,
   summaryOfRow,
 } from "./sqlite-list-query.js";
-import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
+import { checkSqliteStorage, integrityCheck, openSqliteDatabase, readSqliteSettings } from "./sqlite-open.js";
+import type { IntegrityReport, SqliteSettings, SqliteStoreOptions } from "./sqlite-store-options.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
-
-/** Options of `SqliteStore`. */
-export interface SqliteStoreOptions {
-  /**
-   * The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created).
-   * A missing file is created; an existing one must be a Nous store (else `UnrecognizedStoreError`).
-   */
-  readonly path?: string;
-  /**
-   * `"full"` (default): every commit is fsynced before `append` resolves, so an acknowledged event
-   * survives a power cut or OS crash. `"normal"`: in WAL mode commits are not fsynced (only
-   * checkpoints are); an acknowledged event survives a process crash but the last few may be lost
-   * on power failure. Group commit makes `"full"` cheap.
-   */
-  readonly synchronous?: "full" | "normal";
-  /** Coalesce appends made in the same event-loop turn into one transaction (default false). */
-  readonly groupCommit?: boolean;
-  /** How long to wait for another process's write lock, in ms (default 5000). */
-  readonly busyTimeoutMs?: number;
-  /**
-   * The clock for `createdAt`/`updatedAt` and lease expiry, in epoch milliseconds (default
-   * `Date.now`). Processes sharing the file share the machine's clock.
-   */
-  readonly now?: () => number;
-  /**
-   * The SQLite library; by default the runtime's (`node:sqlite` on Node.js ≥ 22.13 and Deno, `bun:sqlite`
-   * on Bun, else the `better-sqlite3` peer). One this runtime lacks is a `SqliteDriverMissingError`.
-   */
-  readonly driver?: SqliteDriverName;
-}
-
-/** The result of `SqliteStore.integrityCheck`. */
-export interface IntegrityReport {
-  readonly ok: boolean;
-  /** What `PRAGMA integrity_check` reported (`["ok"]` when healthy). */
-  readonly messages: readonly string[];
-}
 
 /**
  * A `SessionStore` in one SQLite file (WAL mode, schema created on open). Safe to share between
@@ -245,6 +209,17 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkLease(lease);
     this.#run("releaseLease", () => this.#leases.release(lease));
+  }
+
+  /**
+   * The connection's settings as SQLite reports them: the same durability on every driver.
+   *
+   * @example
+   * store.settings(); // { driver: "node:sqlite", journalMode: "wal", synchronous: "full", busyTimeoutMs: 5000, … }
+   */
+  settings(): SqliteSettings {
+    this.#checkOpen();
+    return this.#run("settings", () => readSqliteSettings(this.#db));
   }
 
   /**
