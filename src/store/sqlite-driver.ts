@@ -59,8 +59,9 @@ export interface SqliteDriver {
 }
 
 /**
- * A connection with what the store builds on it, the same on every driver: pragmas, and
- * transactions written as `BEGIN [IMMEDIATE]` … `COMMIT` (rolled back when the body throws).
+ * A connection with what the store builds on it, the same on every driver: prepared statements
+ * cached by their SQL, pragmas, and transactions written as `BEGIN [IMMEDIATE]` … `COMMIT` (rolled
+ * back when the body throws).
  *
  * @example
  * const db = new SqliteDatabase(driver, driver.open("sessions.db"));
@@ -70,6 +71,7 @@ export interface SqliteDriver {
 export class SqliteDatabase {
   readonly driver: SqliteDriverName;
   readonly #connection: SqliteConnection;
+  readonly #statements = new Map<string, SqliteStatement>();
   #inTransaction = false;
 
   constructor(driver: SqliteDriverName, connection: SqliteConnection) {
@@ -77,8 +79,14 @@ export class SqliteDatabase {
     this.#connection = connection;
   }
 
+  /** The prepared statement for `sql`, prepared once per connection and reused. */
   prepare(sql: string): SqliteStatement {
-    return this.#connection.prepare(sql);
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#connection.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   exec(sql: string): void {
@@ -87,12 +95,12 @@ export class SqliteDatabase {
 
   /** The rows of `PRAGMA <text>` (`pragma("integrity_check")`, `pragma("journal_mode = WAL")`). */
   pragma(text: string): SqliteRow[] {
-    return this.#connection.prepare(`PRAGMA ${text}`).all();
+    return this.prepare(`PRAGMA ${text}`).all();
   }
 
   /** The first column of the first row of `PRAGMA <text>` (`pragmaValue("user_version")` → 3). */
   pragmaValue(text: string): unknown {
-    const row = this.#connection.prepare(`PRAGMA ${text}`).get();
+    const row = this.prepare(`PRAGMA ${text}`).get();
     return row === undefined ? undefined : Object.values(row)[0];
   }
 
@@ -123,6 +131,7 @@ export class SqliteDatabase {
   }
 
   close(): void {
+    this.#statements.clear();
     this.#connection.close();
   }
 }

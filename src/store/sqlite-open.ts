@@ -77,6 +77,7 @@ function createStoreFile(path: string, driver: SqliteDriver): void {
     } finally {
       db.close(); // checkpoints the WAL into the file and removes it
     }
+    if (existsSync(`${temporary}-wal`)) throw new Error("the new store file's WAL was not checkpointed on close");
     const handle = openSync(temporary, "r");
     try {
       fsyncSync(handle);

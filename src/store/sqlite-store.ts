@@ -61,7 +61,6 @@ export class SqliteStore implements SessionStore {
   readonly #db: SqliteDatabase;
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
-  readonly #statements = new Map<string, SqliteStatement>();
   readonly #leases: SqliteLeases;
   #closed = false;
 
@@ -347,12 +346,7 @@ export class SqliteStore implements SessionStore {
   }
 
   #statement(sql: string): SqliteStatement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+    return this.#db.prepare(sql); // cached per connection
   }
 
   #run<T>(operation: string, body: () => T): T {
