@@ -13,7 +13,7 @@ import { availableSqliteDrivers, loadSqliteDriver } from "../sqlite-driver-load.
 /**
  * Every driver that loads here (better-sqlite3 on Node.js 20; node:sqlite, and better-sqlite3 when
  * built for this Node.js, on 22.13 and later; bun:sqlite and node:sqlite on Bun). NOUS_SQLITE_DRIVERS
- * (a comma-separated list) names drivers that must be among them, so a run meant for one driver
+ * (a comma-separated list) picks drivers instead; each must load, so a run meant for one driver
  * fails rather than passing without it.
  */
 export function sqliteDriversUnderTest(): SqliteDriverName[] {
@@ -30,6 +30,7 @@ export function sqliteDriversUnderTest(): SqliteDriverName[] {
       loadSqliteDriver(name as SqliteDriverName); // throws SqliteDriverMissingError saying why
     }
   }
+  if (required.length > 0) return required as SqliteDriverName[];
   if (available.length === 0) loadSqliteDriver();
   return available;
 }
