@@ -1,12 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { SqliteDriverMissingError, type SqliteDriverProblem } from "../errors/sqlite-driver-missing-error.js";
 import { SQLITE_DRIVER_NAMES, type SqliteDriver, type SqliteDriverName } from "./sqlite-driver.js";
 import { availableSqliteDrivers, loadSqliteDriver, type SqliteRuntime } from "./sqlite-driver-load.js";
 import { loadNodeSqlite } from "./sqlite-node-driver.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { runIsolated } from "./test-support/isolated-script.js";
+import { openRawSqlite, sqliteDriversUnderTest } from "./test-support/sqlite-drivers.js";
 
 const fakeDriver = (name: SqliteDriverName): SqliteDriver => ({
   name,
@@ -142,6 +145,69 @@ describe("the SQLite driver in this process", () => {
     }
   });
 });
+
+const directory = mkdtempSync(join(tmpdir(), "nous-driver-seam-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+for (const driver of sqliteDriversUnderTest()) {
+  describe(`the driver seam on ${driver}: one meaning on every driver`, () => {
+    const open = (name: string) => openRawSqlite(driver, join(directory, `${driver.replace(":", "-")}-${name}.db`));
+
+    it("rows are objects by column name, integers are numbers, no row is undefined, a write counts its changes", () => {
+      const db = open("rows");
+      db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, big INTEGER, text TEXT) STRICT");
+      expect(db.prepare("INSERT INTO t VALUES (?, ?, ?)").run(1, 2 ** 40, "a")).toEqual({ changes: 1 });
+      expect({ ...db.prepare("SELECT id, big, text FROM t WHERE id = ?").get(1) }).toEqual({
+        id: 1,
+        big: 2 ** 40,
+        text: "a",
+      });
+      expect(db.prepare("SELECT id FROM t WHERE id = ?").get(2)).toBeUndefined();
+      expect(db.prepare("SELECT id FROM t WHERE id > ?").all(5)).toEqual([]);
+      expect(db.prepare("UPDATE t SET text = ? WHERE id > ?").run("b", 0)).toEqual({ changes: 1 });
+      expect(db.pragma("user_version = 7")).toEqual([]); // a pragma that returns nothing
+      expect(db.pragmaValue("user_version")).toBe(7);
+      db.close();
+    });
+
+    it("a transaction commits what its body did, rolls back when it throws, and does not nest", () => {
+      const db = open("transactions");
+      db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+      expect(db.transaction("immediate", () => db.prepare("INSERT INTO t VALUES (?)").run(1).changes)).toBe(1);
+      expect(() =>
+        db.transaction("immediate", () => {
+          db.prepare("INSERT INTO t VALUES (?)").run(2);
+          throw new Error("body failed");
+        }),
+      ).toThrow("body failed");
+      expect(() => db.transaction("deferred", () => db.transaction("deferred", () => 1))).toThrow(/do not nest/);
+      expect(
+        db
+          .prepare("SELECT id FROM t ORDER BY id")
+          .all()
+          .map((row) => row.id),
+      ).toEqual([1]);
+      expect(db.transaction("deferred", () => db.prepare("SELECT count(*) AS n FROM t").get()?.n)).toBe(1);
+      db.close();
+    });
+
+    it("mustExist refuses a missing file without creating it; readonly refuses writes", () => {
+      const loaded = loadSqliteDriver(driver);
+      const absent = join(directory, `${driver.replace(":", "-")}-absent.db`);
+      expect(() => loaded.open(absent, { mustExist: true })).toThrow();
+      expect(() => openRawSqlite(driver, absent, { readonly: true })).toThrow();
+      const db = open("readonly");
+      db.exec("CREATE TABLE t (id INTEGER)");
+      db.close();
+      const reader = openRawSqlite(driver, join(directory, `${driver.replace(":", "-")}-readonly.db`), {
+        readonly: true,
+      });
+      expect(() => reader.exec("INSERT INTO t VALUES (1)")).toThrow();
+      reader.close();
+      expect(loaded.open(absent).close()).toBeUndefined(); // without mustExist it is created
+    });
+  });
+}
 
 describe("node:sqlite's ExperimentalWarning (Node.js 22 and 23 print it on load)", () => {
   afterEach(() => vi.restoreAllMocks());

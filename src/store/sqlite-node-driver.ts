@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { SqliteConnection, SqliteDriver, SqliteRow, SqliteStatement, SqliteValue } from "./sqlite-driver.js";
 
 /** The part of `node:sqlite` the adapter uses (declared here: `@types/node` 20 does not describe it). */
@@ -52,12 +53,14 @@ function isSqliteExperimentalWarning(args: readonly unknown[]): boolean {
 /**
  * The `node:sqlite` adapter. `DatabaseSync` returns integers as numbers (`readBigInts` is off by
  * default) and rows as null-prototype objects. It has no "file must exist" flag (URI filenames are
- * not enabled on every version), so `mustExist` is checked by the caller just before opening.
+ * not enabled on every version), so `mustExist` is checked just before opening.
  */
 export function nodeSqliteDriver(module: NodeSqliteModule): SqliteDriver {
   return {
     name: "node:sqlite",
     open(path, options = {}): SqliteConnection {
+      if (options.mustExist && !existsSync(path))
+        throw new Error(`unable to open database file: ${path} does not exist`);
       const db = new module.DatabaseSync(path, {
         readOnly: options.readonly === true,
         enableForeignKeyConstraints: true,
