@@ -89,6 +89,8 @@ export {
   SessionLogFormatError,
   SessionNotFoundError,
   SessionStateError,
+  SqliteDriverMissingError,
+  type SqliteDriverProblem,
   StoreArgumentError,
   StoreClosedError,
   StoreError,

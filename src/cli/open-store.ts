@@ -47,10 +47,8 @@ export async function openStore(location: string): Promise<SessionStore> {
   if (scheme !== undefined) {
     throw new UsageError(`--store: unknown store scheme "${scheme}://" (use a SQLite file path or a postgres:// URL)`);
   }
-  const { SqliteStore } = await import("../sqlite.js").catch((error: unknown) => {
-    throw new UsageError(
-      `SQLite stores need the "better-sqlite3" package (npm install better-sqlite3): ${String(error)}`,
-    );
-  });
+  // The driver is the runtime's SQLite, or better-sqlite3; when there is none, SqliteDriverMissingError
+  // names the command that installs it.
+  const { SqliteStore } = await import("../sqlite.js");
   return new SqliteStore({ path: location });
 }

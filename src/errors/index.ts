@@ -39,6 +39,7 @@ export {
   type UsageLimitName,
 } from "./run-errors.js";
 export { SessionLogFormatError } from "./session-log-format-error.js";
+export { SqliteDriverMissingError, type SqliteDriverProblem } from "./sqlite-driver-missing-error.js";
 export {
   EventCorruptedError,
   type EventDamage,

@@ -1,11 +1,15 @@
-import type { Statement } from "better-sqlite3";
 import { parseStoredData } from "./event-checksum.js";
 import { foldLifecycle, INITIAL_LIFECYCLE, LIFECYCLE_EVENT_TYPES, type LifecycleState } from "./session-status.js";
+import type { SqliteStatement } from "./sqlite-driver.js";
 
 const forkSite = { backend: "sqlite", operation: "fork" } as const;
 
 /** The lifecycle state of a session's events up to `atSeq` (a fork's summary), from its stored rows. */
-export function lifecycleUpTo(statement: (sql: string) => Statement, sessionId: string, atSeq: number): LifecycleState {
+export function lifecycleUpTo(
+  statement: (sql: string) => SqliteStatement,
+  sessionId: string,
+  atSeq: number,
+): LifecycleState {
   const placeholders = LIFECYCLE_EVENT_TYPES.map(() => "?").join(", ");
   const rows = statement(
     `SELECT seq, type, data FROM events WHERE session_id = ? AND seq <= ? AND type IN (${placeholders}) ORDER BY seq`,

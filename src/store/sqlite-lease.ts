@@ -1,6 +1,6 @@
-import type { Database, Statement } from "better-sqlite3";
 import { acquired, fenceProblem, type LeaseRow, renewed, toLease } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
+import type { SqliteDatabase, SqliteStatement } from "./sqlite-driver.js";
 
 interface StoredLease {
   readonly owner: string | null;
@@ -14,36 +14,32 @@ interface StoredLease {
  * times come from the store's clock, read once the write lock is held.
  */
 export class SqliteLeases {
-  readonly #db: Database;
-  readonly #statement: (sql: string) => Statement;
+  readonly #db: SqliteDatabase;
+  readonly #statement: (sql: string) => SqliteStatement;
   readonly #now: () => number;
 
-  constructor(db: Database, statement: (sql: string) => Statement, now: () => number) {
+  constructor(db: SqliteDatabase, statement: (sql: string) => SqliteStatement, now: () => number) {
     this.#db = db;
     this.#statement = statement;
     this.#now = now;
   }
 
   acquire(sessionId: string, options: AcquireLeaseOptions): Lease {
-    return this.#db
-      .transaction(() => {
-        const row = acquired(sessionId, this.#row(sessionId), options, this.#now());
-        if (row instanceof Error) throw row;
-        this.#write(sessionId, row);
-        return toLease(sessionId, { ...row, owner: options.owner });
-      })
-      .immediate();
+    return this.#db.transaction("immediate", () => {
+      const row = acquired(sessionId, this.#row(sessionId), options, this.#now());
+      if (row instanceof Error) throw row;
+      this.#write(sessionId, row);
+      return toLease(sessionId, { ...row, owner: options.owner });
+    });
   }
 
   renew(lease: Lease, ttlMs: number): Lease {
-    return this.#db
-      .transaction(() => {
-        const row = renewed(lease, this.#row(lease.sessionId), ttlMs, this.#now());
-        if (row instanceof Error) throw row;
-        this.#write(lease.sessionId, row);
-        return toLease(lease.sessionId, { ...row, owner: lease.owner });
-      })
-      .immediate();
+    return this.#db.transaction("immediate", () => {
+      const row = renewed(lease, this.#row(lease.sessionId), ttlMs, this.#now());
+      if (row instanceof Error) throw row;
+      this.#write(lease.sessionId, row);
+      return toLease(lease.sessionId, { ...row, owner: lease.owner });
+    });
   }
 
   release(lease: Lease): void {

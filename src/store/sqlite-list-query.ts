@@ -2,6 +2,7 @@ import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summaryS
 import { type LifecycleState, searchTextOf, statusOf } from "./session-status.js";
 import type { SessionSummary } from "./session-store.js";
 import { toSummary } from "./session-summary.js";
+import type { SqliteValue } from "./sqlite-driver.js";
 import type { NormalizedListFilter } from "./store-arguments.js";
 
 /** A sessions row as SQLite returns it (times in epoch milliseconds). */
@@ -28,8 +29,9 @@ function sqliteDialect(nowMs: number): ListQueryDialect {
 export function buildSqliteListQuery(
   criteria: NormalizedListFilter,
   nowMs: number,
-): { sql: string; parameters: unknown[] } {
-  return buildListQuery(criteria, sqliteDialect(nowMs));
+): { sql: string; parameters: SqliteValue[] } {
+  const { sql, parameters } = buildListQuery(criteria, sqliteDialect(nowMs));
+  return { sql, parameters: parameters as SqliteValue[] }; // strings and numbers only
 }
 
 /**
@@ -38,10 +40,10 @@ export function buildSqliteListQuery(
  * @example
  * db.prepare(sqliteSummaryQuery(Date.now(), "s1").sql);
  */
-export function sqliteSummaryQuery(nowMs: number, sessionId: string): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
+export function sqliteSummaryQuery(nowMs: number, sessionId: string): { sql: string; parameters: SqliteValue[] } {
+  const parameters: SqliteValue[] = [];
   const bind = (value: unknown) => {
-    parameters.push(value);
+    parameters.push(value as SqliteValue);
     return "?";
   };
   const sql = `${summarySelect(sqliteDialect(nowMs), bind)} WHERE s.session_id = ${bind(sessionId)}`;

@@ -12,14 +12,17 @@ import {
   rmSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import Database, { type Database as Connection } from "better-sqlite3";
 import { StoreError, UnrecognizedStoreError } from "../errors/store-errors.js";
+import { SqliteDatabase, type SqliteDriver } from "./sqlite-driver.js";
 import { migrateSqlite, SQLITE_MIGRATIONS } from "./sqlite-schema.js";
+import type { SqliteSettings } from "./sqlite-store-options.js";
 
 /** How `openSqliteDatabase` configures the connection. */
 export interface SqliteConnectionOptions {
   readonly busyTimeoutMs: number;
   readonly synchronous: "full" | "normal";
+  /** The SQLite library to open it with (`loadSqliteDriver`). */
+  readonly driver: SqliteDriver;
 }
 
 const HEADER = Buffer.from("SQLite format 3\u0000", "latin1");
@@ -29,19 +32,21 @@ const HEADER = Buffer.from("SQLite format 3\u0000", "latin1");
  * built under a temporary name and linked into place complete, so no process ever sees a
  * half-created store; an existing file must be a Nous store (or an empty SQLite database, which
  * holds nothing to lose): a 0-byte file, a non-SQLite file or another application's database is
- * refused with `UnrecognizedStoreError`, never re-initialised.
+ * refused with `UnrecognizedStoreError`, never re-initialised. The same settings on every driver:
+ * WAL, `synchronous` FULL unless asked otherwise, the busy timeout, foreign keys on.
  */
-export function openSqliteDatabase(path: string, options: SqliteConnectionOptions): Connection {
+export function openSqliteDatabase(path: string, options: SqliteConnectionOptions): SqliteDatabase {
+  const { driver } = options;
   if (path === ":memory:") {
-    const db = new Database(path);
+    const db = new SqliteDatabase(driver.name, driver.open(path));
     configure(db, options);
     migrateSqlite(db);
     return db;
   }
   mkdirSync(dirname(path), { recursive: true });
-  if (!existsSync(path)) createStoreFile(path);
+  if (!existsSync(path)) createStoreFile(path, driver);
   checkHeader(path);
-  const db = new Database(path, { fileMustExist: true });
+  const db = new SqliteDatabase(driver.name, driver.open(path, { mustExist: true }));
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     checkSchema(db, path);
@@ -54,7 +59,7 @@ export function openSqliteDatabase(path: string, options: SqliteConnectionOption
   return db;
 }
 
-function configure(db: Connection, options: SqliteConnectionOptions): void {
+function configure(db: SqliteDatabase, options: Omit<SqliteConnectionOptions, "driver">): void {
   db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
@@ -62,16 +67,17 @@ function configure(db: Connection, options: SqliteConnectionOptions): void {
 }
 
 /** Builds the schema in a private file, then links it to `path` unless another process got there first. */
-function createStoreFile(path: string): void {
+function createStoreFile(path: string, driver: SqliteDriver): void {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.new`);
   try {
-    const db = new Database(temporary);
+    const db = new SqliteDatabase(driver.name, driver.open(temporary));
     try {
       configure(db, { busyTimeoutMs: 0, synchronous: "full" });
       migrateSqlite(db);
     } finally {
       db.close(); // checkpoints the WAL into the file and removes it
     }
+    if (existsSync(`${temporary}-wal`)) throw new Error("the new store file's WAL was not checkpointed on close");
     const handle = openSync(temporary, "r");
     try {
       fsyncSync(handle);
@@ -136,8 +142,8 @@ function checkHeader(path: string): void {
   }
 }
 
-function checkSchema(db: Connection, path: string): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
+function checkSchema(db: SqliteDatabase, path: string): void {
+  const version = db.pragmaValue("user_version") as number;
   const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
   if (version > latest) {
     throw new StoreError({
@@ -148,8 +154,8 @@ function checkSchema(db: Connection, path: string): void {
   }
   const tables = db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all() as string[];
+    .all()
+    .map((row) => row.name as string);
   if (version === 0 && tables.length > 0) {
     throw new UnrecognizedStoreError({
       backend: "sqlite",
@@ -174,19 +180,33 @@ function code(error: unknown): unknown {
 }
 
 /** `PRAGMA integrity_check` over the whole file: `["ok"]` when healthy. */
-export function integrityCheck(db: Connection): { ok: boolean; messages: string[] } {
-  const rows = db.pragma("integrity_check") as { integrity_check: string }[];
+export function integrityCheck(db: SqliteDatabase): { ok: boolean; messages: string[] } {
+  const rows = db.pragma("integrity_check") as unknown as { integrity_check: string }[];
   const messages = rows.map((row) => row.integrity_check);
   return { ok: messages.length === 1 && messages[0] === "ok", messages };
 }
 
 /** `integrity_check` plus `foreign_key_check` (events whose session row is gone). */
-export function checkSqliteStorage(db: Connection): { ok: boolean; messages: string[] } {
+export function checkSqliteStorage(db: SqliteDatabase): { ok: boolean; messages: string[] } {
   const integrity = integrityCheck(db);
-  const orphans = db.pragma("foreign_key_check") as { table: string; rowid: number }[];
+  const orphans = db.pragma("foreign_key_check") as unknown as { table: string; rowid: number }[];
   const messages = [
     ...(integrity.ok ? [] : integrity.messages),
     ...orphans.map((row) => `${row.table} row ${row.rowid} belongs to no session (foreign_key_check)`),
   ];
   return messages.length === 0 ? { ok: true, messages: ["ok"] } : { ok: false, messages };
+}
+
+const SYNCHRONOUS = ["off", "normal", "full", "extra"] as const;
+
+/** The connection's durability settings, as SQLite reports them. */
+export function readSqliteSettings(db: SqliteDatabase): SqliteSettings {
+  return {
+    driver: db.driver,
+    sqliteVersion: String(db.prepare("SELECT sqlite_version() AS version").get()?.version),
+    journalMode: String(db.pragmaValue("journal_mode")),
+    synchronous: SYNCHRONOUS[Number(db.pragmaValue("synchronous"))] ?? "full",
+    busyTimeoutMs: Number(db.pragmaValue("busy_timeout")),
+    foreignKeys: Number(db.pragmaValue("foreign_keys")) === 1,
+  };
 }

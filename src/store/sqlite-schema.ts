@@ -1,13 +1,13 @@
-import type { Database } from "better-sqlite3";
 import { StoreError } from "../errors/store-errors.js";
 import { CHAIN_START, eventChecksum } from "./event-checksum.js";
+import type { SqliteDatabase } from "./sqlite-driver.js";
 
 /** One SQLite schema step: its SQL, then (optionally) a data step in the same transaction. */
 export interface SqliteMigration {
   readonly version: number;
   readonly sql: string;
   /** Fills what the SQL added for rows written by earlier versions. */
-  readonly backfill?: (db: Database) => void;
+  readonly backfill?: (db: SqliteDatabase) => void;
 }
 
 /**
@@ -72,11 +72,11 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
  * Brings the file's schema to the latest version, each step in its own immediate transaction (so two
  * processes opening a new file at once do not both migrate it).
  */
-export function migrateSqlite(db: Database): void {
+export function migrateSqlite(db: SqliteDatabase): void {
   const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
   for (const migration of SQLITE_MIGRATIONS) {
-    db.transaction(() => {
-      const current = db.pragma("user_version", { simple: true }) as number;
+    db.transaction("immediate", () => {
+      const current = db.pragmaValue("user_version") as number;
       if (current > latest) {
         throw new StoreError({
           backend: "sqlite",
@@ -88,7 +88,7 @@ export function migrateSqlite(db: Database): void {
       db.exec(migration.sql);
       migration.backfill?.(db);
       db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
+    });
   }
 }
 
@@ -97,8 +97,11 @@ export function migrateSqlite(db: Database): void {
  * whose data is not valid JSON keeps the empty checksum, so reads report it rather than the
  * migration blessing it.
  */
-function backfillSqliteChecksums(db: Database): void {
-  const sessions = db.prepare("SELECT DISTINCT session_id AS id FROM events").pluck().all() as string[];
+function backfillSqliteChecksums(db: SqliteDatabase): void {
+  const sessions = db
+    .prepare("SELECT DISTINCT session_id AS id FROM events")
+    .all()
+    .map((row) => row.id as string);
   const select = db.prepare(
     "SELECT seq, at, type, run_id AS runId, data FROM events WHERE session_id = ? ORDER BY seq",
   );

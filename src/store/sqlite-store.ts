@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { Database as Connection, Statement } from "better-sqlite3";
 import { NousError } from "../errors/nous-error.js";
 import {
   SessionConflictError,
@@ -27,6 +26,8 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
+import { loadSqliteDriver } from "./sqlite-driver-load.js";
 import { lifecycleUpTo } from "./sqlite-fork.js";
 import { SqliteLeases } from "./sqlite-lease.js";
 import {
@@ -36,41 +37,10 @@ import {
   sqliteSummaryQuery,
   summaryOfRow,
 } from "./sqlite-list-query.js";
-import { checkSqliteStorage, integrityCheck, openSqliteDatabase } from "./sqlite-open.js";
+import { checkSqliteStorage, integrityCheck, openSqliteDatabase, readSqliteSettings } from "./sqlite-open.js";
+import type { IntegrityReport, SqliteSettings, SqliteStoreOptions } from "./sqlite-store-options.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
 import { type StoreVerification, verifySessions } from "./store-verify.js";
-
-/** Options of `SqliteStore`. */
-export interface SqliteStoreOptions {
-  /**
-   * The database file (default `.nous/sessions.db` under `process.cwd()`; its directory is created).
-   * A missing file is created; an existing one must be a Nous store (else `UnrecognizedStoreError`).
-   */
-  readonly path?: string;
-  /**
-   * `"full"` (default): every commit is fsynced before `append` resolves, so an acknowledged event
-   * survives a power cut or OS crash. `"normal"`: in WAL mode commits are not fsynced (only
-   * checkpoints are); an acknowledged event survives a process crash but the last few may be lost
-   * on power failure. Group commit makes `"full"` cheap.
-   */
-  readonly synchronous?: "full" | "normal";
-  /** Coalesce appends made in the same event-loop turn into one transaction (default false). */
-  readonly groupCommit?: boolean;
-  /** How long to wait for another process's write lock, in ms (default 5000). */
-  readonly busyTimeoutMs?: number;
-  /**
-   * The clock for `createdAt`/`updatedAt` and lease expiry, in epoch milliseconds (default
-   * `Date.now`). Processes sharing the file share the machine's clock.
-   */
-  readonly now?: () => number;
-}
-
-/** The result of `SqliteStore.integrityCheck`. */
-export interface IntegrityReport {
-  readonly ok: boolean;
-  /** What `PRAGMA integrity_check` reported (`["ok"]` when healthy). */
-  readonly messages: readonly string[];
-}
 
 /**
  * A `SessionStore` in one SQLite file (WAL mode, schema created on open). Safe to share between
@@ -86,10 +56,11 @@ export interface IntegrityReport {
 export class SqliteStore implements SessionStore {
   /** The resolved path of the database file. */
   readonly path: string;
-  readonly #db: Connection;
+  /** The SQLite library the store runs on. */
+  readonly driver: SqliteDriverName;
+  readonly #db: SqliteDatabase;
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
-  readonly #statements = new Map<string, Statement>();
   readonly #leases: SqliteLeases;
   #closed = false;
 
@@ -97,9 +68,12 @@ export class SqliteStore implements SessionStore {
     this.path = options.path === ":memory:" ? ":memory:" : resolve(options.path ?? ".nous/sessions.db");
     this.#now = options.now ?? Date.now;
     try {
+      const driver = loadSqliteDriver(options.driver);
+      this.driver = driver.name;
       this.#db = openSqliteDatabase(this.path, {
         busyTimeoutMs: Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000)),
         synchronous: options.synchronous === "normal" ? "normal" : "full",
+        driver,
       });
     } catch (error) {
       throw wrap("open", error);
@@ -124,19 +98,19 @@ export class SqliteStore implements SessionStore {
     const { fromSeq, limit } = normalizeRead(options);
     // One read transaction, so the rows and the session's last seq come from one snapshot.
     const window = this.#run("read", () =>
-      this.#db.transaction(() => ({
+      this.#db.transaction("deferred", () => ({
         sessionId,
         fromSeq,
         limit,
         lastSeq: this.#lastSeqOrUndefined(sessionId),
         rows: this.#statement(
           "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-        ).all(
+        ).all<StoredEvent>(
           sessionId,
           Math.max(1, fromSeq - 1),
           limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
-        ) as StoredEvent[],
-      }))(),
+        ),
+      })),
     );
     return decodeVerified(window, { backend: "sqlite", operation: "read" });
   }
@@ -155,15 +129,15 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkIdentifier("sessionId", sessionId);
     const query = sqliteSummaryQuery(this.#now(), sessionId);
-    const row = this.#run("get", () => this.#statement(query.sql).get(...query.parameters));
-    return row === undefined ? undefined : summaryOfRow(row as SessionRow);
+    const row = this.#run("get", () => this.#statement(query.sql).get<SessionRow>(...query.parameters));
+    return row === undefined ? undefined : summaryOfRow(row);
   }
 
   async list(filter?: ListFilter): Promise<SessionPage> {
     this.#checkOpen();
     const criteria = normalizeList(filter);
     const query = buildSqliteListQuery(criteria, this.#now());
-    const rows = this.#run("list", () => this.#statement(query.sql).all(...query.parameters)) as SessionRow[];
+    const rows = this.#run("list", () => this.#statement(query.sql).all<SessionRow>(...query.parameters));
     const page = rows.slice(0, criteria.limit);
     const last = page.at(-1);
     return {
@@ -182,26 +156,24 @@ export class SqliteStore implements SessionStore {
     checkInteger("atSeq", options.atSeq, 0);
     const atSeq = options.atSeq;
     this.#run("fork", () =>
-      this.#db
-        .transaction(() => {
-          const sourceLastSeq = this.#lastSeqOrUndefined(sourceSessionId);
-          if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
-          if (atSeq > sourceLastSeq) {
-            throw new StoreArgumentError({
-              argument: "atSeq",
-              detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
-            });
-          }
-          if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
-            throw new SessionExistsError({ sessionId: newSessionId });
-          }
-          const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
-          this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
-          this.#statement(
-            "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
-          ).run(newSessionId, sourceSessionId, atSeq);
-        })
-        .immediate(),
+      this.#db.transaction("immediate", () => {
+        const sourceLastSeq = this.#lastSeqOrUndefined(sourceSessionId);
+        if (sourceLastSeq === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });
+        if (atSeq > sourceLastSeq) {
+          throw new StoreArgumentError({
+            argument: "atSeq",
+            detail: `session "${sourceSessionId}" ends at seq ${sourceLastSeq}, cannot fork at ${atSeq}`,
+          });
+        }
+        if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
+          throw new SessionExistsError({ sessionId: newSessionId });
+        }
+        const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
+        this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
+        this.#statement(
+          "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
+        ).run(newSessionId, sourceSessionId, atSeq);
+      }),
     );
     return newSessionId;
   }
@@ -211,12 +183,10 @@ export class SqliteStore implements SessionStore {
     checkIdentifier("sessionId", sessionId);
     await this.#group?.flush();
     const result = this.#run("delete", () =>
-      this.#db
-        .transaction(() => {
-          this.#statement("DELETE FROM events WHERE session_id = ?").run(sessionId);
-          return this.#statement("DELETE FROM sessions WHERE session_id = ?").run(sessionId);
-        })
-        .immediate(),
+      this.#db.transaction("immediate", () => {
+        this.#statement("DELETE FROM events WHERE session_id = ?").run(sessionId);
+        return this.#statement("DELETE FROM sessions WHERE session_id = ?").run(sessionId);
+      }),
     );
     return result.changes > 0;
   }
@@ -238,6 +208,17 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkLease(lease);
     this.#run("releaseLease", () => this.#leases.release(lease));
+  }
+
+  /**
+   * The connection's settings as SQLite reports them: the same durability on every driver.
+   *
+   * @example
+   * store.settings(); // { driver: "node:sqlite", journalMode: "wal", synchronous: "full", busyTimeoutMs: 5000, … }
+   */
+  settings(): SqliteSettings {
+    this.#checkOpen();
+    return this.#run("settings", () => readSqliteSettings(this.#db));
   }
 
   /**
@@ -265,9 +246,9 @@ export class SqliteStore implements SessionStore {
     if (sessionId !== undefined) checkIdentifier("sessionId", sessionId);
     await this.#group?.flush();
     const ids = async () =>
-      this.#run("verify", () =>
-        this.#statement("SELECT session_id FROM sessions ORDER BY session_id").pluck().all(),
-      ) as string[];
+      this.#run("verify", () => this.#statement("SELECT session_id AS id FROM sessions ORDER BY id").all()).map(
+        (row) => row.id as string,
+      );
     return verifySessions(this, sessionId, ids, () => this.#run("verify", () => checkSqliteStorage(this.#db)));
   }
 
@@ -280,7 +261,7 @@ export class SqliteStore implements SessionStore {
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */
   #commit(items: readonly PreparedAppend[]): BatchOutcome[] {
-    return this.#db.transaction(() => items.map((item) => this.#applyAppend(item))).immediate();
+    return this.#db.transaction("immediate", () => items.map((item) => this.#applyAppend(item)));
   }
 
   #applyAppend(item: PreparedAppend): BatchOutcome {
@@ -320,9 +301,10 @@ export class SqliteStore implements SessionStore {
     const previousChecksum =
       row === undefined || row.last_seq === 0
         ? undefined
-        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?")
-            .pluck()
-            .get(item.sessionId, row.last_seq) as string | undefined);
+        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?").get(
+            item.sessionId,
+            row.last_seq,
+          )?.checksum as string | undefined);
     const insert = this.#statement(
       "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
@@ -363,13 +345,8 @@ export class SqliteStore implements SessionStore {
     return row?.last_seq;
   }
 
-  #statement(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+  #statement(sql: string): SqliteStatement {
+    return this.#db.prepare(sql); // cached per connection
   }
 
   #run<T>(operation: string, body: () => T): T {
