@@ -10,6 +10,24 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bundles = new Map<string, string[]>();
 
 /**
+ * Bundles `script` (a .ts path) into one CommonJS file with esbuild (which tsx ships), packages left
+ * external and `import.meta.url` fixed to `metaUrl`.
+ */
+export function bundleScript(script: string, outfile: string, metaUrl: string): void {
+  const esbuild = createRequire(import.meta.url)("esbuild") as { buildSync(options: Record<string, unknown>): unknown };
+  esbuild.buildSync({
+    entryPoints: [script],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    packages: "external",
+    outfile,
+    logLevel: "silent",
+    define: { "import.meta.url": JSON.stringify(metaUrl) },
+  });
+}
+
+/**
  * The node arguments that run `script`: one CommonJS bundle (esbuild, which tsx ships), which starts
  * several times faster than `--import tsx`; tsx itself when esbuild is not there.
  */
@@ -17,22 +35,10 @@ export function commandOf(script: string): string[] {
   let command = bundles.get(script);
   if (command === undefined) {
     try {
-      const esbuild = createRequire(import.meta.url)("esbuild") as {
-        buildSync(options: Record<string, unknown>): unknown;
-      };
       const outfile = join(mkdtempSync(join(tmpdir(), "nous-script-")), `${basename(script, ".ts")}.cjs`);
-      esbuild.buildSync({
-        entryPoints: [script],
-        bundle: true,
-        platform: "node",
-        format: "cjs",
-        packages: "external",
-        outfile,
-        logLevel: "silent",
-        // A CommonJS bundle has no import.meta: modules that resolve packages from it (code mode's
-        // sandbox) resolve from the script's place in the repository.
-        define: { "import.meta.url": JSON.stringify(pathToFileURL(script).href) },
-      });
+      // A CommonJS bundle has no import.meta: modules that resolve packages from it (code mode's
+      // sandbox) resolve from the script's place in the repository.
+      bundleScript(script, outfile, pathToFileURL(script).href);
       command = [outfile];
     } catch {
       command = ["--import", "tsx", script];

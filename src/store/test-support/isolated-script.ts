@@ -5,26 +5,16 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { bundleScript } from "../../test-support/node-script.js";
 
 /** Runs `script` (absolute .ts path) with the running runtime; returns its exit code and output. */
 export function runIsolated(script: string): { code: number | null; stdout: string; stderr: string } {
-  const esbuild = createRequire(import.meta.url)("esbuild") as { buildSync(options: Record<string, unknown>): unknown };
   const folder = mkdtempSync(join(tmpdir(), "nous-isolated-"));
   const outfile = join(folder, "script.cjs");
-  esbuild.buildSync({
-    entryPoints: [script],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    packages: "external",
-    outfile,
-    logLevel: "silent",
-    define: { "import.meta.url": JSON.stringify(pathToFileURL(outfile).href) },
-  });
+  bundleScript(script, outfile, pathToFileURL(outfile).href);
   const { NODE_PATH: _, ...env } = process.env;
   const result = spawnSync(process.execPath, [outfile], { cwd: folder, env, encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
