@@ -46,6 +46,8 @@ export interface ModelRequest {
   readonly outputToolName?: string;
   readonly settings: ModelSettings;
   readonly signal?: AbortSignal;
+  /** Called by wrappers (`withRetry`, `withFallback`) for each retry or fallback; the runner records them. */
+  readonly onNotice?: (notice: ModelCallNotice) => void;
 }
 
 /** Token counts a provider reported. Fields it did not report are left out. */
@@ -80,6 +82,10 @@ export interface ModelResponse {
   readonly finishReason: FinishReason;
   /** The model that answered, as the provider named it. */
   readonly modelId?: string;
+  /** The provider's id of this response (e.g. `chatcmpl-…`, `msg_…`, `resp_…`). */
+  readonly responseId?: string;
+  /** The provider's id of the HTTP request, from its response headers. */
+  readonly requestId?: string;
   readonly providerMetadata?: ProviderMetadata;
 }
 
@@ -97,6 +103,36 @@ export type ModelStreamPart =
   | { readonly type: "finish"; readonly response: ModelResponse }
   /** Discard every delta received so far in this stream (a fallback model takes over after a failure). */
   | { readonly type: "stream-reset"; readonly reason: string };
+
+/**
+ * How a model's requests reach its provider, recorded with each request so the exact body can be
+ * rebuilt from the log (`rebuildRequest`). `options` are the provider-level settings that shape the
+ * body (never credentials, headers or URLs).
+ */
+export interface WireTarget {
+  /** The wire format: "openai-chat", "openai-responses", "anthropic", "gemini". */
+  readonly api: string;
+  readonly modelId: string;
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+/** What a model wrapper reports while it serves a request: a retry, or a move to the next model. */
+export type ModelCallNotice =
+  | {
+      readonly type: "retry";
+      readonly model: string;
+      readonly attempt: number;
+      readonly error: unknown;
+      readonly retryAfterMs?: number;
+      readonly delayMs: number;
+    }
+  | {
+      readonly type: "fallback";
+      readonly from: string;
+      readonly to: string;
+      readonly wire?: WireTarget;
+      readonly error: unknown;
+    };
 
 /** What a model can do beyond text and tools; the runner picks structured-output modes from it. */
 export interface ModelCapabilities {
@@ -122,6 +158,8 @@ export interface Model {
   readonly provider: string;
   readonly modelId: string;
   readonly capabilities?: ModelCapabilities;
+  /** The wire format its requests use (HTTP providers); wrappers pass their first model's on. */
+  readonly wire?: WireTarget;
   doGenerate(request: ModelRequest): Promise<ModelResponse>;
   doStream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }

@@ -1,5 +1,6 @@
 import type { DepsOperation } from "../context/operations.js";
-import type { AssistantPart, UserContentPart } from "./messages.js";
+import type { NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
+import type { AssistantPart, Message, UserContentPart } from "./messages.js";
 import type { Usage } from "./usage.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
@@ -59,13 +60,75 @@ export interface EventDataMap {
     readonly parentToolCallId?: string;
     readonly operations: readonly DepsOperation[];
   };
-  model_request: { readonly model: string; readonly iteration: number; readonly messageCount: number };
+  /**
+   * A request as it was sent: with the `tool_definitions` it names and the surface events of its
+   * window, enough to rebuild the exact body (`rebuildRequest`). Messages are referenced, not copied.
+   */
+  model_request: {
+    readonly model: string;
+    readonly iteration: number;
+    readonly messageCount: number;
+    /** How the request reached its provider (absent for a model without a wire format: scripted, function). */
+    readonly wire?: WireTarget;
+    /** Whether the request was streamed (`agent.stream`). */
+    readonly stream?: boolean;
+    /** The system text sent apart from the messages. */
+    readonly instructions?: string;
+    /** The `hash` of the `tool_definitions` event holding the tools sent (absent: no tools). */
+    readonly toolsHash?: string;
+    readonly toolChoice?: ToolChoice;
+    readonly output?: NativeOutputSpec;
+    readonly outputToolName?: string;
+    readonly settings?: RecordedSettings;
+    /** The messages sent, as inclusive `[fromSeq, toSeq]` ranges of surface events of this log. */
+    readonly window?: readonly (readonly [number, number])[];
+    /** The messages themselves, only when a `preRequest` hook sent others than the log's projection. */
+    readonly messages?: readonly Message[];
+  };
   model_response: {
     readonly model: string;
     readonly usage: Usage;
     readonly finishReason: string;
     readonly latencyMs: number;
+    /** The provider's id of the response (e.g. `chatcmpl-…`, `msg_…`, `resp_…`). */
+    readonly responseId?: string;
+    /** The provider's id of the HTTP request (a `x-request-id` / `request-id` header). */
+    readonly requestId?: string;
   };
+  /** A set of tool definitions, recorded once per distinct set in a session; requests name it by `hash`. */
+  tool_definitions: { readonly hash: string; readonly tools: readonly ToolDefinition[] };
+  /** An attempt of a model request failed and is retried after `delayMs`. */
+  model_retry: {
+    readonly model: string;
+    /** 1 for the first retry. */
+    readonly attempt: number;
+    readonly error: RecordedError;
+    /** The server's `retry-after`, when it sent one and it was used as the delay. */
+    readonly retryAfterMs?: number;
+    readonly delayMs: number;
+  };
+  /** A model of a fallback chain failed; the request goes to the next one (`to`, sent over `wire`). */
+  model_fallback: {
+    readonly from: string;
+    readonly to: string;
+    readonly wire?: WireTarget;
+    readonly error: RecordedError;
+  };
+  /** A streamed answer restarted (a retry or a fallback after some output): what was discarded. */
+  model_stream_reset: { readonly model: string; readonly reason: string; readonly discarded: PartialOutput };
+  /**
+   * What a model had produced when its answer was cut off (the run aborted or failed mid-stream).
+   * Bookkeeping: it projects to no message, so a continuation never sees it and a half-received
+   * tool call never runs.
+   */
+  partial_response: {
+    readonly model: string;
+    readonly reason: "aborted" | "failed";
+    readonly error?: RecordedError;
+    readonly output: PartialOutput;
+  };
+  /** The run stopped to wait for approvals (its last event until a decision and `resume`). */
+  run_paused: { readonly runId: string; readonly pending: readonly PausedApproval[] };
   approval_requested: {
     readonly toolCallId: string;
     readonly toolName: string;
@@ -111,6 +174,48 @@ export interface EventDataMap {
   run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
 }
 
+/** Settings as recorded: `ModelSettings` without what cannot be logged. */
+export interface RecordedSettings {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxOutputTokens?: number;
+  readonly stopSequences?: readonly string[];
+  readonly seed?: number;
+  readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** An error as the log keeps it. `name` is the error's class. */
+export interface RecordedError {
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+  readonly status?: number;
+}
+
+/** Output received before a stream was cut off or reset. Tool calls in it were never executed. */
+export interface PartialOutput {
+  readonly text: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    /** The argument text received so far (maybe not valid JSON). */
+    readonly argsText: string;
+    /** Whether the call's arguments were complete (`tool-call-end` seen) when the stream stopped. */
+    readonly complete: boolean;
+  }[];
+}
+
+/** A pending approval as `run_paused` records it; `path` names the sub-agent sessions down to it. */
+export interface PausedApproval {
+  readonly sessionId?: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly parentToolCallId?: string;
+  readonly path?: readonly { readonly sessionId: string; readonly toolCallId: string }[];
+}
+
 export type BuiltinEventType = keyof EventDataMap;
 
 /** An event of one built-in type. */
@@ -154,6 +259,12 @@ const builtin = new Set<string>([
   "tool_call_abandoned",
   "run_completed",
   "run_failed",
+  "tool_definitions",
+  "model_retry",
+  "model_fallback",
+  "model_stream_reset",
+  "partial_response",
+  "run_paused",
 ] satisfies BuiltinEventType[]);
 
 export function isSurfaceType(type: string): type is SurfaceEventType {

@@ -36,6 +36,12 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "tool_call_abandoned":
     case "run_completed":
     case "run_failed":
+    case "tool_definitions":
+    case "model_retry":
+    case "model_fallback":
+    case "model_stream_reset":
+    case "partial_response":
+    case "run_paused":
       return undefined;
     default: {
       const unhandled: never = event;
