@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { Agent, ContextUpdate, isSurfaceType, projectDeps, type RunContext, tool } from "../src/index.js";
+import { Agent, ContextUpdate, isLogEvent, isSurfaceType, projectDeps, type RunContext, tool } from "../src/index.js";
 import { SqliteStore } from "../src/sqlite.js";
 
 type Todo = { id: number; text: string; done: boolean };
@@ -63,28 +63,22 @@ const sessionId = `main-${randomUUID()}`;
 console.log(`Session: ${sessionId} (stored in ${store.path})`);
 console.log('Prompt: "Remind me to buy milk, by SMS in the morning."\n');
 
-let result: Awaited<ReturnType<typeof agent.run>> | undefined;
-for await (const event of agent.stream("Remind me to buy milk, by SMS in the morning.", {
-  deps: initial,
-  sessionId,
-  store,
-})) {
-  switch (event.type) {
-    case "tool-call-end":
-      console.log(`  → ${event.toolName}(${JSON.stringify(event.args)})`);
-      break;
-    case "tool-result":
-      console.log(`  ← ${event.toolName}: ${JSON.stringify(event.result)}`);
-      break;
-    case "text-delta":
-      process.stdout.write(event.text);
-      break;
-    case "run-end":
-      result = event.result;
-      break;
+// The stream is the live tail of the session log: every event the run records (`kind: "event"`),
+// with the model's text and tool-call fragments between them (`kind: "delta"`).
+const stream = agent.stream("Remind me to buy milk, by SMS in the morning.", { deps: initial, sessionId, store });
+for await (const event of stream) {
+  if (event.kind === "delta") {
+    if (event.type === "tool-call-end") console.log(`  → ${event.toolName}(${JSON.stringify(event.args)})`);
+    if (event.type === "text-delta") process.stdout.write(event.text);
+  } else if (isLogEvent(event, "tool_result")) {
+    console.log(`  ← #${event.seq} ${event.data.toolName}: ${JSON.stringify(event.data.result)}`);
+  } else if (isLogEvent(event, "context_update")) {
+    console.log(
+      `  · #${event.seq} context_update: ${event.data.operations.map((op) => `${op.op} ${op.key}`).join(", ")}`,
+    );
   }
 }
-if (result === undefined) throw new Error("the run ended without a result");
+const result = await stream.result;
 
 console.log("\n\nFinal deps (initial deps + the fold of the recorded context updates):");
 console.log(JSON.stringify(result.deps, null, 2));

@@ -152,7 +152,15 @@ export {
   resolveModel,
 } from "./models/registry.js";
 export { abortableSleep, type RetryAttempt, type RetryPolicy, withRetry } from "./models/retry.js";
-export type { AgentStreamEvent } from "./runner/agent-stream-event.js";
+export {
+  type AgentStream,
+  type AgentStreamEvent,
+  type AgentStreamIterator,
+  isDelta,
+  isLogEvent,
+  type StreamDelta,
+  type StreamedLogEvent,
+} from "./runner/agent-stream-event.js";
 export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
 export type { InDoubtDecision, InDoubtResolver } from "./runner/run-state.js";
 export type {

@@ -5,8 +5,8 @@ import { withFallback } from "../models/fallback.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/registry.js";
 import { withRetry } from "../models/retry.js";
-import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
-import { type Emit, EventChannel } from "../runner/event-channel.js";
+import type { AgentStream, AgentStreamEvent } from "../runner/agent-stream-event.js";
+import type { Emit } from "../runner/event-channel.js";
 import { createSeam } from "../runner/nested-call.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "../runner/output-spec.js";
 import type { ResumePoint } from "../runner/resume-analysis.js";
@@ -19,6 +19,7 @@ import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from 
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
 import { agentChange, agentDefinitionHash } from "./agent-identity.js";
+import { agentStream } from "./agent-stream.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
 import { RunLease } from "./session-lease.js";
 import {
@@ -160,23 +161,25 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   }
 
   /**
-   * Runs the agent and yields typed events as they happen (text deltas, tool calls and results,
-   * context updates); the last event is `run-end` with the same result `run` would give.
+   * Runs the agent as a stream: the live tail of its session log. Yields every event the run
+   * appends to the log (`kind: "event"`, as the log has it) in seq order, with the deltas of the
+   * model's answers between them (`kind: "delta"`). Ends after `run_completed`, or after
+   * `run_paused` when the run waits for approval; throws the run's error after `run_failed`.
+   * `result` settles as `run` would (rejecting with `ApprovalPendingError` on a pause). The run
+   * starts when the stream is first read and waits for the reader after each step and tool result.
    *
    * @example
-   * for await (const event of agent.stream("Hi")) {
-   *   if (event.type === "text-delta") process.stdout.write(event.text);
+   * const stream = agent.stream("Hi");
+   * for await (const event of stream) {
+   *   if (event.kind === "delta" && event.type === "text-delta") process.stdout.write(event.text);
    * }
+   * const { output } = await stream.result;
    */
-  stream(prompt: Prompt, ...[options]: RunArguments<D>): AsyncIterable<AgentStreamEvent<O, D>> {
+  stream(prompt: Prompt, ...[options]: RunArguments<D>): AgentStream<O, D> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    // The run starts with the first `next()`; it pauses at each event until the reader asks for the next.
-    return {
-      [Symbol.asyncIterator]: () =>
-        new EventChannel<AgentStreamEvent<O, D>, RunResult<O, D>>(async (emit) => {
-          return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit));
-        }),
-    };
+    return agentStream(async (emit) =>
+      runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit)),
+    );
   }
 
   /**
@@ -187,7 +190,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   async #prepare(
     start: RunStart,
     options: AnyRunOptions<D> | undefined,
-    emit: Emit<AgentStreamEvent<O, D>> | undefined,
+    emit: Emit<AgentStreamEvent> | undefined,
   ): Promise<PreparedRun<D, O>> {
     const agent = this.#options;
     const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
+import type { AgentStream } from "../runner/agent-stream-event.js";
 import type { Prompt, RunResult } from "../runner/types.js";
 import type { ResumeArguments, RunArguments } from "./run-options.js";
 
@@ -10,6 +10,6 @@ export interface RunnableAgent<D extends object, O> {
   readonly name: string | undefined;
   /** The names of its tools: a sub-agent's must be ones its parent allows. */
   readonly toolNames: readonly string[];
-  stream(prompt: Prompt, ...args: RunArguments<D>): AsyncIterable<AgentStreamEvent<O, D>>;
+  stream(prompt: Prompt, ...args: RunArguments<D>): AgentStream<O, D>;
   resume(sessionId: string, ...args: ResumeArguments<D>): Promise<RunResult<O, D>>;
 }

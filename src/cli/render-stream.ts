@@ -1,4 +1,4 @@
-import type { AgentStreamEvent, RunResult, Usage } from "../index.js";
+import { type AgentStream, type EventDataMap, isLogEvent, type RunResult, type Usage } from "../index.js";
 import { type CliIo, formatDuration, paint, terminalText } from "./cli-support.js";
 
 /** A tool call as the CLI reports it. */
@@ -66,11 +66,12 @@ export function formatUsage(usage: Usage): string {
 /**
  * Consumes `agent.stream(...)`: writes text deltas to stdout as they arrive (unless `quiet`), shows
  * each tool call on stderr (with a spinner on a TTY) and its duration, and returns the run result
- * and the tool calls seen. Errors of the run propagate after the spinner is cleared.
+ * and the tool calls seen. Errors of the run (and a pause for approval) propagate after the spinner
+ * is cleared.
  */
 export async function renderStream(
   io: CliIo,
-  events: AsyncIterable<AgentStreamEvent<unknown, object>>,
+  stream: AgentStream<unknown, object>,
   options: { quiet: boolean; toolCalls: ToolCallReport[] },
 ): Promise<RunResult<unknown, object>> {
   const colors = paint(io);
@@ -87,20 +88,36 @@ export async function renderStream(
     const next = queue[0] === undefined ? undefined : calls.get(queue[0]);
     if (next !== undefined) spinner.start(`${terminalText(next.toolName)}(${preview(next.args, 60)})`);
   };
+  const toolResult = (data: EventDataMap["tool_result"]) => {
+    const now = Date.now();
+    const call = calls.get(data.toolCallId);
+    const report: ToolCallReport = {
+      toolCallId: data.toolCallId,
+      toolName: data.toolName,
+      args: call?.args,
+      result: data.result,
+      isError: data.isError,
+      durationMs: now - mark,
+    };
+    mark = now;
+    options.toolCalls.push(report);
+    queue.splice(queue.indexOf(data.toolCallId) >>> 0, 1);
+    if (options.quiet) return;
+    spinner.stop();
+    const icon = data.isError ? colors.red("✗") : colors.green("✓");
+    const name = terminalText(io.interactive ? `${data.toolName}(${preview(call?.args, 60)})` : data.toolName);
+    io.err(
+      `${icon} ${name} ${colors.dim(formatDuration(report.durationMs ?? 0))} ${colors.dim("→")} ${preview(data.result, 100)}\n`,
+    );
+    spinNext();
+  };
   try {
-    for await (const event of events) {
-      switch (event.type) {
-        case "text-delta":
-          if (!options.quiet && event.text.length > 0) {
-            io.out(terminalText(event.text));
-            midLine = !event.text.endsWith("\n");
-          }
-          break;
-        case "stream-reset":
-          if (!options.quiet) lineBreak();
-          io.err(colors.yellow(`(the model's answer restarted: ${terminalText(event.reason)})\n`));
-          break;
-        case "tool-call-end":
+    for await (const event of stream) {
+      if (event.kind === "delta") {
+        if (event.type === "text-delta" && !options.quiet && event.text.length > 0) {
+          io.out(terminalText(event.text));
+          midLine = !event.text.endsWith("\n");
+        } else if (event.type === "tool-call-end") {
           calls.set(event.toolCallId, { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
           queue.push(event.toolCallId);
           if (queue.length === 1) mark = Date.now();
@@ -110,48 +127,22 @@ export async function renderStream(
               io.err(`${colors.cyan("→")} ${terminalText(event.toolName)}(${preview(event.args, 200)})\n`);
             else if (queue.length === 1) spinNext();
           }
-          break;
-        case "step-end":
-          if (!options.quiet) lineBreak();
-          break;
-        case "tool-result": {
-          const now = Date.now();
-          const call = calls.get(event.toolCallId);
-          const report: ToolCallReport = {
-            toolCallId: event.toolCallId,
-            toolName: event.toolName,
-            args: call?.args,
-            result: event.result,
-            isError: event.isError,
-            durationMs: now - mark,
-          };
-          mark = now;
-          options.toolCalls.push(report);
-          queue.splice(queue.indexOf(event.toolCallId) >>> 0, 1);
-          if (!options.quiet) {
-            spinner.stop();
-            const icon = event.isError ? colors.red("✗") : colors.green("✓");
-            const name = terminalText(
-              io.interactive ? `${event.toolName}(${preview(call?.args, 60)})` : event.toolName,
-            );
-            io.err(
-              `${icon} ${name} ${colors.dim(formatDuration(report.durationMs ?? 0))} ${colors.dim("→")} ${preview(event.result, 100)}\n`,
-            );
-            spinNext();
-          }
-          break;
         }
-        case "run-end":
-          spinner.stop();
-          if (!options.quiet) lineBreak();
-          return event.result;
-        default:
-          break;
+      } else if (isLogEvent(event, "tool_result")) {
+        toolResult(event.data);
+      } else if (isLogEvent(event, "model_stream_reset")) {
+        if (!options.quiet) lineBreak();
+        io.err(colors.yellow(`(the model's answer restarted: ${terminalText(event.data.reason)})\n`));
+      } else if (isLogEvent(event, "partial_response")) {
+        if (!options.quiet) lineBreak();
+        io.err(colors.yellow(`(the model's answer was cut off: ${event.data.reason}; kept in the session log)\n`));
+      } else if (isLogEvent(event, "model_response") && !options.quiet) {
+        lineBreak();
       }
     }
   } finally {
     spinner.stop();
     if (!options.quiet) lineBreak();
   }
-  throw new Error("The run ended without a result");
+  return stream.result;
 }

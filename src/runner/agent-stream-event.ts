@@ -1,39 +1,92 @@
-import type { DepsOperation } from "../context/operations.js";
-import type { FinishReason } from "../models/model.js";
-import type { Usage } from "../session/usage.js";
+import type { BuiltinEventType, EventOf, SessionEvent } from "../session/events.js";
 import type { RunResult } from "./types.js";
 
 /**
- * What `agent.stream()` yields, tagged by `type`, in order. The last event is always `run-end`,
- * carrying the same `RunResult` that `agent.run()` resolves to.
+ * A fragment of the model's answer as it streams in. Stream-only: the log records the whole answer
+ * (`assistant_message`), or what was received of it when the stream was cut (`partial_response`)
+ * or restarted (`model_stream_reset`).
  */
-export type AgentStreamEvent<O = string, D extends object = Record<string, unknown>> =
-  | { readonly type: "run-start"; readonly runId: string }
-  | { readonly type: "step-start"; readonly iteration: number }
-  | { readonly type: "text-delta"; readonly text: string }
-  | { readonly type: "reasoning-delta"; readonly text: string }
-  | { readonly type: "tool-call-start"; readonly toolCallId: string; readonly toolName: string }
-  | { readonly type: "tool-call-delta"; readonly toolCallId: string; readonly argsTextDelta: string }
-  | { readonly type: "tool-call-end"; readonly toolCallId: string; readonly toolName: string; readonly args: unknown }
-  /** The model's stream restarted (a retry or a fallback model): drop the deltas of this step seen so far. */
-  | { readonly type: "stream-reset"; readonly reason: string }
+export type StreamDelta =
+  | { readonly kind: "delta"; readonly type: "text-delta"; readonly text: string }
+  | { readonly kind: "delta"; readonly type: "reasoning-delta"; readonly text: string }
+  | { readonly kind: "delta"; readonly type: "tool-call-start"; readonly toolCallId: string; readonly toolName: string }
   | {
-      readonly type: "tool-result";
+      readonly kind: "delta";
+      readonly type: "tool-call-delta";
+      readonly toolCallId: string;
+      readonly argsTextDelta: string;
+    }
+  | {
+      readonly kind: "delta";
+      readonly type: "tool-call-end";
       readonly toolCallId: string;
       readonly toolName: string;
-      readonly result: unknown;
-      readonly isError: boolean;
-    }
-  | {
-      readonly type: "context-update";
-      readonly toolCallId: string;
-      readonly toolName: string;
-      readonly operations: readonly DepsOperation[];
-    }
-  | {
-      readonly type: "step-end";
-      readonly iteration: number;
-      readonly finishReason: FinishReason;
-      readonly usage: Usage;
-    }
-  | { readonly type: "run-end"; readonly result: RunResult<O, D> };
+      /** The parsed arguments, or the raw text when it is not valid JSON. */
+      readonly args: unknown;
+    };
+
+/** An event of the session log as the stream delivers it: the logged event itself, plus `kind`. */
+export type StreamedLogEvent<E extends SessionEvent = SessionEvent> = E & { readonly kind: "event" };
+
+/**
+ * What `agent.stream()` yields, in order: every event the run appends to its session log
+ * (`kind: "event"`, with the log's `seq`, `at`, `type` and `data`), and between them the deltas of
+ * the model's answers (`kind: "delta"`). The non-delta events are the run's part of the log, one
+ * for one; the last is `run_completed`, `run_paused` or `run_failed`.
+ *
+ * @example
+ * for await (const event of agent.stream("Hi")) {
+ *   if (event.kind === "delta" && event.type === "text-delta") process.stdout.write(event.text);
+ *   else if (isLogEvent(event, "tool_result")) console.log(event.data.toolName, event.data.result);
+ * }
+ */
+export type AgentStreamEvent = StreamDelta | StreamedLogEvent;
+
+/**
+ * What `agent.stream()` returns: the run's events as an async iterable (the run starts when it is
+ * first read and waits for the reader), and the run's `result`, which settles when the run ends:
+ * it resolves with what `agent.run()` would, or rejects with the run's error — also with
+ * `ApprovalPendingError` when the run paused (the stream itself then ends normally, its last event
+ * `run_paused`). `result` never causes an unhandled rejection when nobody reads it.
+ *
+ * @example
+ * const stream = agent.stream("Pay the invoice", { sessionId: "u42", store });
+ * for await (const event of stream) if (event.kind === "event") console.log(event.seq, event.type);
+ * const result = await stream.result; // or: rejects with ApprovalPendingError after `run_paused`
+ */
+export interface AgentStream<O = string, D extends object = Record<string, unknown>>
+  extends AsyncIterable<AgentStreamEvent> {
+  readonly result: Promise<RunResult<O, D>>;
+  [Symbol.asyncIterator](): AgentStreamIterator;
+}
+
+/** The stream's iterator: `return()` stops the run (nothing more is recorded), `throw(error)` fails it with `error`. */
+export interface AgentStreamIterator extends AsyncIterableIterator<AgentStreamEvent> {
+  return(): Promise<IteratorResult<AgentStreamEvent>>;
+  throw(error: unknown): Promise<IteratorResult<AgentStreamEvent>>;
+}
+
+/**
+ * Whether a stream event is a delta (stream-only), not a log event.
+ *
+ * @example
+ * const text = events.filter(isDelta).map((event) => (event.type === "text-delta" ? event.text : "")).join("");
+ */
+export function isDelta(event: AgentStreamEvent): event is StreamDelta {
+  return event.kind === "delta";
+}
+
+/**
+ * Whether a stream event is a log event (of the built-in `type`, when given), narrowing its `data`.
+ *
+ * @example
+ * if (isLogEvent(event, "run_paused")) showApprovals(event.data.pending);
+ */
+export function isLogEvent(event: AgentStreamEvent): event is StreamedLogEvent;
+export function isLogEvent<T extends BuiltinEventType>(
+  event: AgentStreamEvent,
+  type: T,
+): event is StreamedLogEvent<EventOf<T>>;
+export function isLogEvent(event: AgentStreamEvent, type?: string): boolean {
+  return event.kind === "event" && (type === undefined || event.type === type);
+}

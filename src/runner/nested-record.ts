@@ -103,11 +103,9 @@ export async function finishNested<D extends object, O>(
   const source = { toolCallId: call.toolCallId, toolName, parentToolCallId: call.parentToolCallId };
   let { result, isError } = outcome;
   const update = outcome.update;
-  let folded = false;
   if (update !== undefined) {
     try {
       state.applyUpdate(update, source);
-      folded = true;
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
       result = invalidUpdate(toolName, error, isError ? result : undefined);
@@ -116,10 +114,7 @@ export async function finishNested<D extends object, O>(
   }
   const durationMs = since(started);
   state.record("tool_call_result", { ...source, result, isError, durationMs });
-  const emit = state.config.emit;
-  const operations = folded ? (update?.depsOperations() ?? []) : [];
-  if (emit !== undefined && operations.length > 0) {
-    await emit({ type: "context-update", toolCallId: call.toolCallId, toolName, operations });
-  }
+  // Delivered to a stream's reader now, not waited on: the calling tool is still running.
+  state.publish(false);
   return { result, isError, ran: true, replayed: false, durationMs };
 }

@@ -26,7 +26,7 @@ export async function dispatchRequest<D extends object, O>(
   const started = performance.now();
   let response: ModelResponse;
   if (emit) {
-    response = await consumeModelStream<O, D>(model.doStream(request), model.provider, signal, emit);
+    response = await consumeModelStream(state, model, model.doStream(request));
   } else {
     response = await raceAbort(model.doGenerate(request), signal);
   }

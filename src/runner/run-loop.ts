@@ -1,7 +1,8 @@
 import { LeaseLostError } from "../errors/lease-errors.js";
 import { NousError } from "../errors/nous-error.js";
-import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
+import { ApprovalPendingError, CancelledError, type PendingToolCall } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
+import type { PausedApproval } from "../session/events.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
 import { ConsumerStoppedError } from "./event-channel.js";
@@ -18,10 +19,11 @@ export type RunStart =
 
 /**
  * The agent loop: ask the model, resolve the step (run tools, accept a final answer, or ask again),
- * repeat; returns the run's result. A streaming run emits its events through `config.emit`, ending
- * with `run-end`; the stages are plain async functions either way. Every failure is recorded as
- * `run_failed` and rethrown with the log attached, except a store failure: that run is left
- * unfinished, to be resumed.
+ * repeat; returns the run's result. A streaming run hands every event it records to its reader
+ * (`state.publish`), waiting for the reader after each step and tool result; the stages are plain
+ * async functions either way. A pause for approval records `run_paused` and rethrows. Every
+ * failure is recorded as `run_failed` and rethrown with the log attached, except a store failure:
+ * that run is left unfinished, to be resumed.
  */
 export async function runLoop<D extends object, O>(state: RunState<D, O>, start: RunStart): Promise<RunResult<O, D>> {
   const { runId, hooks, model, signal, options, emit } = state.config;
@@ -47,13 +49,14 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       // Claims the session before anything acts on it: of two concurrent resumers, one fails here.
       await state.commit();
     }
-    if (emit) await emit({ type: "run-start", runId });
     await hooks.sessionStart?.({ runId, context: state.runContext() });
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
       state.context = state.context.addMessage({ role: "user", content: start.prompt });
       await state.commit(); // with run_started: one commit (and fsync) for the start of the run
-    } else if (start.pending !== undefined) {
+    }
+    if (emit) await state.publish(true);
+    if (start.type === "resume" && start.pending !== undefined) {
       const step = await resolveStep(state, start.pending);
       await state.commit();
       if (step.type === "final") return await finish(state, step.output);
@@ -62,7 +65,6 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
     state.resume = undefined;
     while (true) {
       throwIfAborted(signal);
-      if (emit) await emit({ type: "step-start", iteration: state.iteration });
       const assembled = assembleRequest(state);
       const request = assembled instanceof Promise ? await assembled : assembled;
       const response = await dispatchRequest(state, request);
@@ -72,14 +74,7 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
         const committing = state.commit();
         if (committing) await committing;
       }
-      if (emit) {
-        await emit({
-          type: "step-end",
-          iteration: state.iteration,
-          finishReason: response.finishReason,
-          usage: state.usage,
-        });
-      }
+      if (emit) await state.publish(true);
       state.iteration += 1;
       switch (step.type) {
         case "run-again":
@@ -96,20 +91,28 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
     // A stream whose reader stopped early just unwinds, as a generator would: nothing is recorded.
     if (caught instanceof ConsumerStoppedError) throw caught;
     // A lost lease aborts the run's signal; the run fails with the lease's error, not as cancelled.
-    const error = caught instanceof CancelledError && caught.cause instanceof LeaseLostError ? caught.cause : caught;
-    // A run waiting for approval is paused, not failed: its log ends with the requests. A run whose
-    // store failed stops as a crash would: whether its last commit landed is unknown and the store
-    // may not take `run_failed` either, so it stays unfinished and `agent.resume` goes on from the log.
-    if (!(error instanceof ApprovalPendingError) && !isStoreFailure(error)) {
+    let error = caught instanceof CancelledError && caught.cause instanceof LeaseLostError ? caught.cause : caught;
+    // A run waiting for approval is paused, not failed: its log ends with the requests and `run_paused`,
+    // committed together (if they cannot be, the run stops on the store failure). A run whose store
+    // failed stops as a crash would: whether its last commit landed is unknown and the store may not
+    // take `run_failed` either, so it stays unfinished and `agent.resume` goes on from the log.
+    let recorded = !isStoreFailure(error);
+    if (error instanceof ApprovalPendingError) {
+      state.record("run_paused", { runId, pending: error.pending.map(pausedApproval) });
+      try {
+        await state.commit();
+      } catch (storeError) {
+        error = storeError;
+        recorded = false;
+      }
+    } else if (recorded) {
       const code = NousError.isInstance(error) ? error.code : "unexpected_error";
       const message = error instanceof Error ? error.message : String(error);
       state.record("run_failed", { runId, error: { code, message } });
       await state.commit()?.catch(() => {});
-    } else if (error instanceof ApprovalPendingError) {
-      // A pause inside a turn (a nested call, a sub-agent) keeps the results its other calls recorded;
-      // if they cannot be committed, they stay open, as after a crash.
-      await state.commit()?.catch(() => {});
     }
+    // The reader gets the events of the run's end, then its error (after a store failure, none the log may lack).
+    if (recorded) state.publish(false);
     await state.end();
     // Not enumerable: a logged or printed error shows its message, not the whole session log.
     if (NousError.isInstance(error)) {
@@ -125,18 +128,32 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
   }
 }
 
+/** A pending call as `run_paused` records it. */
+function pausedApproval(call: PendingToolCall): PausedApproval {
+  const { toolCallId, toolName, args, parentToolCallId, sessionId, path } = call;
+  return {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    toolCallId,
+    toolName,
+    args,
+    ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+    ...(path === undefined ? {} : { path }),
+  };
+}
+
 function isStoreFailure(error: unknown): boolean {
   return NousError.isInstance(error) && error.fault === "store";
 }
 
 async function finish<D extends object, O>(state: RunState<D, O>, output: O): Promise<RunResult<O, D>> {
-  const { runId, hooks, emit } = state.config;
+  const { runId, hooks } = state.config;
   state.record("run_completed", { runId, output });
   await state.commit();
   await state.end();
   const result = toResult(state, output);
   await hooks.sessionEnd?.({ runId, output });
-  if (emit) await emit({ type: "run-end", result });
+  // The last event, not waited on: a reader that stops at `run_completed` does not stop the run.
+  state.publish(false);
   return result;
 }
 

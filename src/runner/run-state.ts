@@ -15,6 +15,8 @@ import type { NestedJournalEntry } from "./nested-journal.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 
+const NO_PAUSE = { pause: false } as const;
+
 /** Everything fixed for the length of one run. */
 export interface RunConfig<D extends object, O> {
   readonly runId: string;
@@ -29,7 +31,7 @@ export interface RunConfig<D extends object, O> {
   readonly maxIterations: number;
   readonly outputRetries: number;
   /** Where a streaming run sends its events (resolves when the reader wants the next); `run()` has none, so none are made. */
-  readonly emit: Emit<AgentStreamEvent<O, D>> | undefined;
+  readonly emit: Emit<AgentStreamEvent> | undefined;
   readonly signal: AbortSignal | undefined;
   /** Where events are committed as the run goes; absent for a run without a session store. */
   readonly persistence: RunPersistence | undefined;
@@ -127,6 +129,10 @@ export class RunState<D extends object, O> {
   /** The last commit asked for: each one starts after the one before it is committed. */
   #tail: Promise<void> | undefined;
   #seam: RunSeam | undefined;
+  /** Events of the log handed to the stream (the log's first n); see `publish`. */
+  #published: number;
+  /** The stream's reader has not asked for the event the run paused at yet. */
+  #pausing: Promise<void> | undefined;
 
   /** What this run's folds built and no one has read since: written in place by the next fold. */
   #owned = new WeakSet<object>();
@@ -142,6 +148,7 @@ export class RunState<D extends object, O> {
     this.usage = context.usage;
     this.#committed = context.log.length;
     this.#queued = this.#committed;
+    this.#published = this.#committed;
   }
 
   /** Gives the run the seam its tools call nested tools through (built by `createSeam`, which needs the state). */
@@ -153,6 +160,37 @@ export class RunState<D extends object, O> {
   markCommitted(count: number): void {
     this.#committed = count;
     this.#queued = count;
+    this.#published = count;
+  }
+
+  /**
+   * Hands every event recorded since the last call to the stream, in seq order (a run without a
+   * stream has nothing to do: `undefined`). With `pause`, the run waits at the last of them until
+   * the reader asks for the next event (backpressure); rejects with `ConsumerStoppedError` when the
+   * reader stopped. Returns `undefined` when there is nothing to wait for.
+   */
+  publish(pause: boolean): Promise<void> | undefined {
+    const emit = this.config.emit;
+    if (emit === undefined) return undefined;
+    const log = this.context.log;
+    const end = log.length;
+    let waiting: Promise<void> | undefined;
+    for (let index = this.#published; index < end; index++) {
+      const event = { kind: "event" as const, ...(log.at(index) as SessionEvent) };
+      // One pause at a time (concurrent nested calls publish too): a second one waits for the first.
+      if (pause && index === end - 1 && this.#pausing === undefined) waiting = emit(event);
+      else emit(event, NO_PAUSE);
+    }
+    this.#published = end;
+    if (waiting !== undefined) {
+      const clear = () => {
+        this.#pausing = undefined;
+      };
+      this.#pausing = waiting;
+      waiting.then(clear, clear);
+      return waiting;
+    }
+    return pause ? this.#pausing : undefined;
   }
 
   /**

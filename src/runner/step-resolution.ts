@@ -92,5 +92,6 @@ async function recordResult<D extends object, O>(
 ): Promise<void> {
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  if (state.config.emit) await state.config.emit({ type: "tool-result", ...identity, result, isError });
+  const publishing = state.publish(true);
+  if (publishing) await publishing;
 }

@@ -1,25 +1,62 @@
 import { StreamTruncatedError } from "../errors/provider-error.js";
-import type { ModelResponse, ModelStreamPart } from "../models/model.js";
+import { CancelledError } from "../errors/run-errors.js";
+import { type Model, type ModelResponse, type ModelStreamPart, modelName } from "../models/model.js";
+import type { PartialOutput } from "../session/events.js";
 import { raceAbort } from "./abort.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
-import type { Emit } from "./event-channel.js";
+import type { StreamDelta } from "./agent-stream-event.js";
+import { ConsumerStoppedError } from "./event-channel.js";
+import { recordedError } from "./recorded-error.js";
+import type { RunState } from "./run-state.js";
 import { parseArgs } from "./tool-arguments.js";
 
-/** Deltas are queued for the reader without waiting; the run pauses at `tool-call-end` and later events. */
 const NO_PAUSE = { pause: false } as const;
 
 /**
- * Forwards a model stream as agent stream events and returns the assembled response from its
- * `finish` part. A stream that ends without `finish` is truncated: nothing of it is used.
+ * Sends one delta to the stream's reader, after every log event recorded before it (so deltas sit
+ * between log events exactly where they happened). The run waits for the reader at `tool-call-end`
+ * only; other deltas are queued. The one place deltas leave the run.
  */
-export async function consumeModelStream<O, D extends object>(
+export function emitDelta<D extends object, O>(state: RunState<D, O>, delta: StreamDelta): Promise<void> | undefined {
+  const emit = state.config.emit;
+  if (emit === undefined) return undefined;
+  state.publish(false);
+  return delta.type === "tool-call-end" ? emit(delta) : emit(delta, NO_PAUSE);
+}
+
+/** What one model stream has produced so far (since its last reset). */
+class Received {
+  text = "";
+  reasoning = "";
+  readonly calls = new Map<string, { toolName: string; argsText: string; complete: boolean }>();
+
+  get empty(): boolean {
+    return this.text === "" && this.reasoning === "" && this.calls.size === 0;
+  }
+
+  output(): PartialOutput {
+    return {
+      text: this.text,
+      reasoning: this.reasoning,
+      toolCalls: [...this.calls].map(([toolCallId, call]) => ({ toolCallId, ...call })),
+    };
+  }
+}
+
+/**
+ * Forwards a model stream to the run's reader as deltas and returns the assembled response from its
+ * `finish` part. A stream that ends without `finish` is truncated: nothing of it is used. What was
+ * received is recorded when it does not become an answer: `model_stream_reset` when the stream
+ * restarts (a retry, a fallback), `partial_response` when it fails or the run is aborted mid-stream
+ * — bookkeeping only, so no half-received text or call ever reaches the messages.
+ */
+export async function consumeModelStream<D extends object, O>(
+  state: RunState<D, O>,
+  model: Model,
   parts: AsyncIterable<ModelStreamPart>,
-  provider: string,
-  signal: AbortSignal | undefined,
-  emit: Emit<AgentStreamEvent<O, D>>,
 ): Promise<ModelResponse> {
+  const signal = state.config.signal;
   const iterator = parts[Symbol.asyncIterator]();
-  const calls = new Map<string, { toolName: string; argsText: string }>();
+  let received = new Received();
   try {
     while (true) {
       const next = await raceAbort(iterator.next(), signal);
@@ -27,36 +64,43 @@ export async function consumeModelStream<O, D extends object>(
       const part = next.value;
       switch (part.type) {
         case "text-delta":
-          emit({ type: "text-delta", text: part.text }, NO_PAUSE);
+          received.text += part.text;
+          emitDelta(state, { kind: "delta", type: "text-delta", text: part.text });
           break;
         case "reasoning-delta":
-          emit({ type: "reasoning-delta", text: part.text }, NO_PAUSE);
+          received.reasoning += part.text;
+          emitDelta(state, { kind: "delta", type: "reasoning-delta", text: part.text });
           break;
-        case "tool-call-start":
-          calls.set(part.toolCallId, { toolName: part.toolName, argsText: "" });
-          emit({ type: "tool-call-start", toolCallId: part.toolCallId, toolName: part.toolName }, NO_PAUSE);
+        case "tool-call-start": {
+          const { toolCallId, toolName } = part;
+          received.calls.set(toolCallId, { toolName, argsText: "", complete: false });
+          emitDelta(state, { kind: "delta", type: "tool-call-start", toolCallId, toolName });
           break;
+        }
         case "tool-call-delta": {
-          const call = calls.get(part.toolCallId);
+          const call = received.calls.get(part.toolCallId);
           if (call) call.argsText += part.argsTextDelta;
-          emit({ type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsTextDelta }, NO_PAUSE);
+          const { toolCallId, argsTextDelta } = part;
+          emitDelta(state, { kind: "delta", type: "tool-call-delta", toolCallId, argsTextDelta });
           break;
         }
         case "tool-call-end": {
-          const call = calls.get(part.toolCallId);
+          const call = received.calls.get(part.toolCallId);
+          if (call) call.complete = true;
           const parsed = parseArgs(call?.argsText ?? "");
-          await emit({
-            type: "tool-call-end",
-            toolCallId: part.toolCallId,
-            toolName: call?.toolName ?? "",
-            args: parsed.ok ? parsed.value : (call?.argsText ?? ""),
-          });
+          const args = parsed.ok ? parsed.value : (call?.argsText ?? "");
+          const toolName = call?.toolName ?? "";
+          await emitDelta(state, { kind: "delta", type: "tool-call-end", toolCallId: part.toolCallId, toolName, args });
           break;
         }
-        case "stream-reset":
-          calls.clear();
-          await emit({ type: "stream-reset", reason: part.reason });
+        case "stream-reset": {
+          const discarded = received.output();
+          received = new Received();
+          state.record("model_stream_reset", { model: modelName(model), reason: part.reason, discarded });
+          const publishing = state.publish(true);
+          if (publishing) await publishing;
           break;
+        }
         case "finish":
           return part.response;
         default: {
@@ -65,11 +109,35 @@ export async function consumeModelStream<O, D extends object>(
         }
       }
     }
+  } catch (error) {
+    // A reader that stopped reading unwinds the run: nothing more is recorded.
+    if (!(error instanceof ConsumerStoppedError) && !received.empty) recordPartial(state, model, received, error);
+    throw error;
   } finally {
     // Always closed, so the model's stream releases what it holds (its listener on the run's
     // signal, the response body) even after `finish`. Not awaited: a generator parked in an await
     // (a hung model) would hold the run forever.
     iterator.return?.()?.catch(() => {});
   }
-  throw new StreamTruncatedError({ provider, message: "the model stream ended without a finish part" });
+  const truncated = new StreamTruncatedError({
+    provider: model.provider,
+    message: "the model stream ended without a finish part",
+  });
+  if (!received.empty) recordPartial(state, model, received, truncated);
+  throw truncated;
+}
+
+function recordPartial<D extends object, O>(
+  state: RunState<D, O>,
+  model: Model,
+  received: Received,
+  error: unknown,
+): void {
+  const aborted = error instanceof CancelledError || state.config.signal?.aborted === true;
+  state.record("partial_response", {
+    model: modelName(model),
+    reason: aborted ? "aborted" : "failed",
+    ...(aborted ? {} : { error: recordedError(error) }),
+    output: received.output(),
+  });
 }

@@ -4,8 +4,6 @@ import { ApprovalPendingError, CancelledError, ToolRetryError } from "../errors/
 import { ToolFailedError } from "../errors/tool-failed-error.js";
 import type { AnyTool } from "../tools/tool.js";
 import { childSignal, raceAbort } from "./abort.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
-import type { Emit } from "./event-channel.js";
 import { invalidUpdate, type Outcome, recordable, recordableResult } from "./recordable.js";
 import { checkReplayComplete } from "./replay-check.js";
 import type { RunState } from "./run-state.js";
@@ -182,13 +180,9 @@ function record<D extends object, O>(
   const identity = { toolCallId: call.toolCallId, toolName: call.toolName };
   let result = outcome.result;
   let isError = outcome.isError;
-  const emit = state.config.emit;
-  const events: AgentStreamEvent<O, D>[] = [];
   if (outcome.update !== undefined) {
     try {
       state.applyUpdate(outcome.update, identity);
-      const operations = outcome.update.depsOperations();
-      if (operations.length > 0 && emit) events.push({ type: "context-update", ...identity, operations });
     } catch (error) {
       if (!(error instanceof ContextUpdateError)) throw error;
       result = invalidUpdate(call.toolName, error, isError ? result : undefined);
@@ -198,13 +192,8 @@ function record<D extends object, O>(
   if (prepared.type === "run" && !isError) state.toolSucceeded(call.toolName);
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
   state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
-  if (emit === undefined) return undefined;
-  events.push({ type: "tool-result", ...identity, result, isError });
-  return emitAll(emit, events);
-}
-
-async function emitAll<E>(emit: Emit<E>, events: readonly E[]): Promise<void> {
-  for (const event of events) await emit(event);
+  // A streaming run waits here for its reader.
+  return state.publish(true);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

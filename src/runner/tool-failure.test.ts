@@ -15,6 +15,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import { runChecked, streamChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
+import { isLogEvent } from "./agent-stream-event.js";
 
 type Deps = { holds?: string[]; charges?: number[] };
 
@@ -116,11 +117,8 @@ describe("a tool failure with an update", () => {
     const updates = result.log.filter((event) => event.type === "context_update");
     expect(updates.map((event) => (event.data as { toolCallId: string }).toolCallId)).toEqual(["a", "b", "c"]);
     // The stream shows the failed call's update like any other.
-    expect(events.filter((event) => event.type === "context-update").map((event) => event.toolCallId)).toEqual([
-      "a",
-      "b",
-      "c",
-    ]);
+    const streamed = events.flatMap((event) => (isLogEvent(event, "context_update") ? [event.data.toolCallId] : []));
+    expect(streamed).toEqual(["a", "b", "c"]);
   });
 
   it("whose update the reducer refuses says both: the failure, and that nothing was applied", async () => {

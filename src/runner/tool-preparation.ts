@@ -113,10 +113,8 @@ async function prepareChecked<D extends object, O>(
       answer = recorded;
     } else {
       state.record("approval_requested", { ...identity, args: args.value });
-      if (options.approvalHandler === undefined) {
-        await state.commit();
-        throw new ApprovalPendingError([{ ...identity, args: args.value }]);
-      }
+      // Committed with `run_paused` (the run loop records it).
+      if (options.approvalHandler === undefined) throw new ApprovalPendingError([{ ...identity, args: args.value }]);
       const given = await options.approvalHandler({ ...identity, args: args.value }, state.runContext(identity));
       answer = toDecision(given);
       state.record("approval_decided", { toolCallId: call.toolCallId, ...answer });
@@ -180,7 +178,7 @@ export function toDecision(given: ApprovalDecision): { approved: boolean; args?:
 
 /**
  * Without an approval handler, a turn's calls that need approval are all requested up front (several
- * per turn are fine), committed, and the run pauses with `ApprovalPendingError` before any call of
+ * per turn are fine), and the run pauses with `ApprovalPendingError` before any call of
  * the turn runs. Calls already decided (on resume) pass; calls still pending pause the run again.
  */
 export function requestApprovals<D extends object, O>(
@@ -227,10 +225,8 @@ async function requestPending<D extends object, O>(
     }
     pending.push({ ...identity, args: checked.value });
   }
-  if (pending.length > 0) {
-    await state.commit();
-    throw new ApprovalPendingError(pending);
-  }
+  // The requests are committed with `run_paused` (the run loop records it), in one commit.
+  if (pending.length > 0) throw new ApprovalPendingError(pending);
 }
 
 /** The validated arguments, or the problem (as the model will read it). Synchronous when the schema is. */

@@ -1,6 +1,5 @@
 import type { ResumeArguments, ResumeOptions, RunArguments, SessionRunOptions } from "../agent/run-options.js";
 import type { RunnableAgent } from "../agent/runnable-agent.js";
-import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { OUTPUT_TOOL_NAME } from "../runner/output-spec.js";
 import type { Prompt, RunResult } from "../runner/types.js";
 import { SubAgentToolsError } from "./errors.js";
@@ -33,15 +32,11 @@ export async function runChild<D extends object, O>(
   const declared = toolNamesOf(agent);
   if (declared !== undefined) checkToolSubset(label, declared, allowed);
   const stream = agent.stream(prompt, ...([options] as RunArguments<D>));
-  const iterator = stream[Symbol.asyncIterator]() as AsyncGenerator<AgentStreamEvent<O, D>>;
+  const iterator = stream[Symbol.asyncIterator]();
   let next = await iterator.next();
   while (!next.done) {
     const event = next.value;
-    if (event.type === "run-end") {
-      await iterator.return(undefined);
-      return event.result;
-    }
-    if (declared === undefined && event.type === "tool-call-end") {
+    if (declared === undefined && event.kind === "delta" && event.type === "tool-call-end") {
       try {
         checkToolSubset(label, [event.toolName], allowed);
       } catch (error) {
@@ -51,7 +46,7 @@ export async function runChild<D extends object, O>(
     }
     next = await iterator.next();
   }
-  throw new Error(`Sub-agent "${label}": the run ended without a result`);
+  return stream.result;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import type { Agent, RunArguments } from "../agent/agent.js";
-import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
+import { type AgentStreamEvent, isLogEvent, type StreamedLogEvent } from "../runner/agent-stream-event.js";
 import type { Prompt, RunResult } from "../runner/types.js";
-import { isSurfaceType } from "../session/events.js";
+import { isSurfaceType, type SessionEvent } from "../session/events.js";
 import { projectDeps, projectMessages, projectUsage } from "../session/projections.js";
 
 /** Checks what every run must satisfy: deps and messages are the projections of the log, and no bookkeeping leaks into messages. */
@@ -32,18 +32,41 @@ export async function runChecked<D extends object, O>(
   return result;
 }
 
-/** `agent.stream` collected into an array, with the projection checks on the final result. */
+/**
+ * `agent.stream` collected into an array, with the projection checks on the final result, and the
+ * stream's contract checked: its log events are the run's part of `result.log`, one for one, in
+ * seq order (the run's part: everything after the events the run read from its session).
+ */
 export async function streamChecked<D extends object, O>(
   agent: Agent<D, O>,
   prompt: Prompt,
   ...args: RunArguments<D>
-): Promise<{ events: AgentStreamEvent<O, D>[]; result: RunResult<O, D> }> {
-  const events: AgentStreamEvent<O, D>[] = [];
-  for await (const event of agent.stream(prompt, ...args)) events.push(event);
-  const last = events.at(-1);
-  if (last?.type !== "run-end") throw new Error("the stream did not end with run-end");
-  checkProjections(last.result, (args[0]?.deps ?? {}) as D);
-  return { events, result: last.result };
+): Promise<{ events: AgentStreamEvent[]; result: RunResult<O, D> }> {
+  const events: AgentStreamEvent[] = [];
+  const stream = agent.stream(prompt, ...args);
+  for await (const event of stream) events.push(event);
+  const result = await stream.result;
+  if (events.at(-1)?.type !== "run_completed") throw new Error("the stream did not end with run_completed");
+  checkProjections(result, (args[0]?.deps ?? {}) as D);
+  const session = args[0] as { sessionId?: string } | undefined;
+  if (session?.sessionId === undefined) expectStreamIsLogTail(events, result.log);
+  return { events, result };
+}
+
+/**
+ * Checks that the log events of a stream are the events the run appended to `log` (all of it after
+ * the first `before` events, the ones it read from its session), one for one and equal.
+ */
+export function expectStreamIsLogTail(
+  events: readonly AgentStreamEvent[],
+  log: readonly SessionEvent[],
+  before = 0,
+): void {
+  const streamed = events
+    .filter((event): event is StreamedLogEvent => isLogEvent(event))
+    .map(({ kind: _kind, ...event }) => event);
+  expect(streamed.length).toBeGreaterThan(0);
+  expect(streamed).toEqual(log.slice(before));
 }
 
 /** The event types of a log, for compact assertions. */

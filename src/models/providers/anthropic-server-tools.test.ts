@@ -163,9 +163,9 @@ describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse
       let output: unknown;
       if (mode === "run") output = (await agent.run("Weather and time in Paris?")).output;
       else {
-        for await (const event of agent.stream("Weather and time in Paris?")) {
-          if (event.type === "run-end") output = event.result.output;
-        }
+        const stream = agent.stream("Weather and time in Paris?");
+        for await (const _event of stream);
+        output = (await stream.result).output;
       }
       expect(output).toBe("14:00");
       expect(calls).toEqual([{ zone: "Europe/Paris" }]);

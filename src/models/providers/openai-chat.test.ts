@@ -160,10 +160,9 @@ describe("openai-chat dialect details", () => {
       execute: () => "pong",
     });
     const controller = new AbortController();
-    let output: unknown;
-    for await (const event of new Agent({ model, tools: [ping] }).stream("go", { signal: controller.signal })) {
-      if (event.type === "run-end") output = event.result.output;
-    }
+    const stream = new Agent({ model, tools: [ping] }).stream("go", { signal: controller.signal });
+    for await (const _event of stream);
+    const output = (await stream.result).output;
     await new Promise((resolve) => setImmediate(resolve));
     expect(output).toBe("done");
     expect(turn).toBe(4);

@@ -113,12 +113,9 @@ describe("multi-turn reasoning + tool calls against the local Responses server",
           output = result.output;
           messages = result.messages;
         } else {
-          for await (const event of agent.stream("Weather and time in Paris?")) {
-            if (event.type === "run-end") {
-              output = event.result.output;
-              messages = event.result.messages;
-            }
-          }
+          const stream = agent.stream("Weather and time in Paris?");
+          for await (const _event of stream);
+          ({ output, messages } = await stream.result);
         }
         expect(api.log.map((entry) => entry.error ?? entry.status)).toEqual([200, 200, 200]);
         expect(output).toBe("Sunny, and it is 14:00.");
