@@ -64,6 +64,23 @@ function describeEvent(event: SessionEvent): string {
     case "run_completed":
     case "run_resumed":
       return `run ${String(data.runId)}`;
+    case "tool_definitions": {
+      const tools = (data.tools as { name?: string }[] | undefined) ?? [];
+      return `${tools.length} tools (${preview(tools.map((tool) => tool.name).join(", "), 60)}) · ${String(data.hash).slice(0, 12)}`;
+    }
+    case "model_retry":
+      return `${String(data.model)} · attempt ${String(data.attempt)} failed: ${describeRecordedError(data.error)} · retry in ${String(data.delayMs)} ms`;
+    case "model_fallback":
+      return `${String(data.from)} → ${String(data.to)}: ${describeRecordedError(data.error)}`;
+    case "model_stream_reset":
+      return `${String(data.model)} restarted (${preview(data.reason, 60)}) · discarded ${describePartial(data.discarded)}`;
+    case "partial_response":
+      return `${String(data.model)} cut off (${String(data.reason)}${data.error ? `: ${describeRecordedError(data.error)}` : ""}) · kept ${describePartial(data.output)}`;
+    case "run_paused": {
+      const pending = (data.pending as { toolName?: string; toolCallId?: string }[] | undefined) ?? [];
+      const calls = pending.map((call) => `${String(call.toolName)} (${String(call.toolCallId)})`).join(", ");
+      return `run ${String(data.runId)} waits for approval of ${preview(calls, 80)}`;
+    }
     case "agent_changed": {
       const name = (agent: unknown) => (agent as { name?: string } | undefined)?.name ?? "unnamed agent";
       return `${name(data.from)} → ${name(data.to)}${data.reason ? ` (${String(data.reason)})` : ""}`;
@@ -71,6 +88,29 @@ function describeEvent(event: SessionEvent): string {
     default:
       return preview(event.data, 100);
   }
+}
+
+function describeRecordedError(error: unknown): string {
+  const recorded = (error ?? {}) as { code?: string; status?: number; message?: string };
+  const status = recorded.status === undefined ? "" : ` ${recorded.status}`;
+  return `${recorded.code ?? "error"}${status} ${preview(recorded.message ?? "", 60)}`;
+}
+
+/** "12 chars of text, 1 tool call (incomplete)". */
+function describePartial(output: unknown): string {
+  const partial = (output ?? {}) as { text?: string; reasoning?: string; toolCalls?: { complete?: boolean }[] };
+  const calls = partial.toolCalls ?? [];
+  const incomplete = calls.filter((call) => !call.complete).length;
+  const parts = [
+    `${(partial.text ?? "").length} chars of text`,
+    ...(partial.reasoning ? [`${partial.reasoning.length} of reasoning`] : []),
+    ...(calls.length > 0
+      ? [
+          `${calls.length} tool call${calls.length === 1 ? "" : "s"}${incomplete > 0 ? ` (${incomplete} incomplete)` : ""}`,
+        ]
+      : []),
+  ];
+  return parts.join(", ");
 }
 
 /**

@@ -87,6 +87,7 @@ export function isLogEvent<T extends BuiltinEventType>(
   event: AgentStreamEvent,
   type: T,
 ): event is StreamedLogEvent<EventOf<T>>;
-export function isLogEvent(event: AgentStreamEvent, type?: string): boolean {
-  return event.kind === "event" && (type === undefined || event.type === type);
+export function isLogEvent(event: AgentStreamEvent, type?: unknown): boolean {
+  // `type` is checked to be a string: `events.filter(isLogEvent)` passes an index there.
+  return event.kind === "event" && (typeof type !== "string" || event.type === type);
 }

@@ -148,9 +148,23 @@ describe("agent.stream as a channel", () => {
     > & { throw(error: unknown): Promise<IteratorResult<{ type: string }>> };
     let next = await iterator.next();
     while (!next.done && next.value.type !== "tool-call-end") next = await iterator.next();
-    await expect(iterator.throw(new Error("not allowed"))).rejects.toThrow("not allowed");
+    // The run fails at that event: the reader gets the events of its end, then the error.
+    const after: string[] = [];
+    const failure = await (async () => {
+      for (let step = await iterator.throw(new Error("not allowed")); !step.done; step = await iterator.next()) {
+        after.push(step.value.type);
+      }
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe("not allowed");
+    expect(after).toEqual(["partial_response", "run_failed"]);
     const events = await store.read("s2");
     expect(events.at(-1)?.type).toBe("run_failed");
+    // What the model had sent is kept (bookkeeping): the call was complete, and never ran.
+    expect(events.at(-2)).toMatchObject({
+      type: "partial_response",
+      data: { reason: "failed", output: { toolCalls: [{ toolCallId: "c1", toolName: "slow", complete: true }] } },
+    });
     expect(events.map((event) => event.type)).not.toContain("tool_call");
   });
 });

@@ -184,7 +184,7 @@ describe("hooks", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApprovalPendingError);
     const log = (error as ApprovalPendingError).log ?? [];
-    expect(types(log).at(-1)).toBe("approval_requested");
+    expect(types(log).slice(-2)).toEqual(["approval_requested", "run_paused"]);
     expect((error as ApprovalPendingError).pending).toEqual([
       { toolCallId: "t1", toolName: "transfer", args: { amount: 500 } },
     ]);

@@ -92,8 +92,14 @@ describe("nested approvals", () => {
     ]);
     expect(ran).toEqual(["add 1+2"]);
     const log = await first.read("pay");
-    expect(log.at(-1)?.type).toBe("approval_requested");
-    expect(log.at(-1)?.data).toEqual({
+    expect(log.at(-1)).toMatchObject({
+      type: "run_paused",
+      data: {
+        pending: [{ toolCallId: "prog.2", toolName: "transfer", args: { amount: 5 }, parentToolCallId: "prog" }],
+      },
+    });
+    expect(log.at(-2)?.type).toBe("approval_requested");
+    expect(log.at(-2)?.data).toEqual({
       toolCallId: "prog.2",
       toolName: "transfer",
       args: { amount: 5 },

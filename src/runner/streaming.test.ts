@@ -9,6 +9,7 @@ import { MODEL_SPECIFICATION_VERSION, type Model } from "../models/model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { streamChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
+import { isLogEvent } from "./agent-stream-event.js";
 
 const note = tool({
   name: "note",
@@ -18,46 +19,39 @@ const note = tool({
 });
 
 describe("agent.stream", () => {
-  it("yields the exact event sequence of a scripted run, ending with the run's result", async () => {
+  it("yields every event of the log in seq order, with the deltas where they happened", async () => {
     const model = new ScriptedModel([
       { reasoning: "need a note", toolCalls: [{ id: "c1", name: "note", args: { text: "milk" } }] },
       { text: "Saved your note!" },
     ]);
     const agent = new Agent({ model, tools: [note] });
     const { events, result } = await streamChecked(agent, "remember milk", { deps: { notes: [] }, runId: "r1" });
-    const usage = (requests: number, toolCalls: number, output: number) => ({
-      requests,
-      inputTokens: 10 * requests,
-      outputTokens: output,
-      totalTokens: 10 * requests + output,
-      cachedInputTokens: 0,
-      reasoningTokens: 0,
-      toolCalls,
-    });
-    expect(events.slice(0, -1)).toEqual([
-      { type: "run-start", runId: "r1" },
-      { type: "step-start", iteration: 0 },
-      { type: "reasoning-delta", text: "need a n" },
-      { type: "reasoning-delta", text: "ote" },
-      { type: "tool-call-start", toolCallId: "c1", toolName: "note" },
-      { type: "tool-call-delta", toolCallId: "c1", argsTextDelta: '{"tex' },
-      { type: "tool-call-delta", toolCallId: "c1", argsTextDelta: 't":"m' },
-      { type: "tool-call-delta", toolCallId: "c1", argsTextDelta: 'ilk"}' },
-      { type: "tool-call-end", toolCallId: "c1", toolName: "note", args: { text: "milk" } },
-      {
-        type: "context-update",
-        toolCallId: "c1",
-        toolName: "note",
-        operations: [{ op: "append", key: "notes", item: "milk" }],
-      },
-      { type: "tool-result", toolCallId: "c1", toolName: "note", result: "saved", isError: false },
-      { type: "step-end", iteration: 0, finishReason: "tool-calls", usage: usage(1, 1, 3) },
-      { type: "step-start", iteration: 1 },
-      { type: "text-delta", text: "Saved yo" },
-      { type: "text-delta", text: "ur note!" },
-      { type: "step-end", iteration: 1, finishReason: "stop", usage: usage(2, 1, 7) },
+    const compact = events.map((event) => (event.kind === "event" ? `#${event.seq} ${event.type}` : event));
+    expect(compact).toEqual([
+      "#1 run_started",
+      "#2 user_message",
+      "#3 model_request",
+      { kind: "delta", type: "reasoning-delta", text: "need a n" },
+      { kind: "delta", type: "reasoning-delta", text: "ote" },
+      { kind: "delta", type: "tool-call-start", toolCallId: "c1", toolName: "note" },
+      { kind: "delta", type: "tool-call-delta", toolCallId: "c1", argsTextDelta: '{"tex' },
+      { kind: "delta", type: "tool-call-delta", toolCallId: "c1", argsTextDelta: 't":"m' },
+      { kind: "delta", type: "tool-call-delta", toolCallId: "c1", argsTextDelta: 'ilk"}' },
+      { kind: "delta", type: "tool-call-end", toolCallId: "c1", toolName: "note", args: { text: "milk" } },
+      "#4 model_response",
+      "#5 assistant_message",
+      "#6 tool_call",
+      "#7 context_update",
+      "#8 tool_result",
+      "#9 model_request",
+      { kind: "delta", type: "text-delta", text: "Saved yo" },
+      { kind: "delta", type: "text-delta", text: "ur note!" },
+      "#10 model_response",
+      "#11 assistant_message",
+      "#12 run_completed",
     ]);
-    expect(events.at(-1)).toEqual({ type: "run-end", result });
+    // The log events are the log's own (streamChecked compares them one for one).
+    expect(events.filter(isLogEvent).map(({ kind: _kind, ...event }) => event)).toEqual(result.log);
     expect(result.output).toBe("Saved your note!");
     expect(result.deps).toEqual({ notes: ["milk"] });
     const runResult = await new Agent({

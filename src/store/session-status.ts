@@ -4,7 +4,8 @@ import type { SessionStatus } from "./session-store.js";
 export interface LifecycleState {
   /**
    * The status of the latest run, before pending approvals are considered: `"awaiting_approval"`
-   * when it paused on a sub-agent's approval (`subagent_paused`; the request is in the child's session).
+   * when it paused (`run_paused`, until it resumes), also on a sub-agent's approval
+   * (`subagent_paused`; the request is in the child's session).
    */
   readonly runStatus: "running" | "completed" | "failed" | "awaiting_approval" | "idle";
   readonly agent: string | null;
@@ -22,6 +23,7 @@ export const LIFECYCLE_EVENT_TYPES = Object.freeze([
   "approval_requested",
   "approval_decided",
   "subagent_paused",
+  "run_paused",
 ] as const);
 type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 
@@ -62,6 +64,7 @@ export function foldLifecycle(state: LifecycleState, event: { readonly type: str
     case "run_failed":
       return { ...state, runStatus: "failed" as const };
     case "subagent_paused":
+    case "run_paused":
       return { ...state, runStatus: "awaiting_approval" as const };
     case "approval_requested": {
       const id = data.toolCallId;
