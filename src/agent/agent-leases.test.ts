@@ -151,13 +151,13 @@ describe.each<[string, () => SessionStore]>([
     });
     const types: string[] = [];
     for await (const event of agent.stream("go", { sessionId: "streamed", store })) types.push(event.type);
-    expect(types.at(-1)).toBe("run-end");
+    expect(types.at(-1)).toBe("run_completed");
     expect(held).toEqual([true]);
     expect(await takeable(store, "streamed")).toBe(true);
     await store.close();
   });
 
-  it("lets the session go before the run's end is seen: by sessionEnd, and by a reader that stops at run-end", async () => {
+  it("lets the session go before the run's end is seen: by sessionEnd, and by a reader that stops at run_completed", async () => {
     const store = makeStore();
     const atEnd: boolean[] = [];
     const agent = new Agent({
@@ -171,7 +171,7 @@ describe.each<[string, () => SessionStore]>([
     });
     for (const prompt of ["one", "two"]) {
       for await (const event of agent.stream(prompt, { sessionId: "chat", store })) {
-        if (event.type === "run-end") break;
+        if (event.type === "run_completed") break;
       }
       // The next turn of a chat starts right away, in the same process.
       expect(await takeable(store, "chat")).toBe(true);

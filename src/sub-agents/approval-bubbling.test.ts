@@ -89,8 +89,17 @@ describe.each<[string, () => SessionStore]>([
     ]);
     expect(ran).toEqual([]);
     const rootLog = await store.read(root);
-    expect(rootLog.at(-1)?.type).toBe("subagent_paused");
-    expect(rootLog.at(-1)?.data).toMatchObject({ toolCallId: "r1", childSessionId: child, agent: "payer" });
+    expect(rootLog.at(-2)?.type).toBe("subagent_paused");
+    expect(rootLog.at(-2)?.data).toMatchObject({ toolCallId: "r1", childSessionId: child, agent: "payer" });
+    // The pause itself: the pending request with its way down from the root.
+    expect(rootLog.at(-1)).toMatchObject({
+      type: "run_paused",
+      data: { pending: [{ toolCallId: "t1", toolName: "transfer", args: { amount: 5 }, sessionId: child, path }] },
+    });
+    expect((await store.read(child)).at(-1)).toMatchObject({
+      type: "run_paused",
+      data: { pending: [{ toolCallId: "t1", toolName: "transfer", args: { amount: 5 } }] },
+    });
     expect(of(rootLog, "tool_result")).toEqual([]);
     expect(of(rootLog, "run_failed")).toEqual([]);
     // Both sessions show as awaiting approval; the request is listed once, the child's, with its path.
