@@ -207,9 +207,9 @@ export function nousFactory(variant: NousVariant): Factory {
       let output: unknown;
       if (!streaming) output = (await agent.run(PROMPT, options() as never)).output;
       else {
-        for await (const event of agent.stream(PROMPT, options() as never)) {
-          if (event.type === "run-end") output = event.result.output;
-        }
+        const stream = agent.stream(PROMPT, options() as never);
+        for await (const _event of stream);
+        output = (await stream.result).output;
       }
       return check("nous", output);
     };
