@@ -96,13 +96,13 @@ function describeRecordedError(error: unknown): string {
   return `${recorded.code ?? "error"}${status} ${preview(recorded.message ?? "", 60)}`;
 }
 
-/** "12 chars of text, 1 tool call (incomplete)". */
+/** `text "Once upon a…", 14 of reasoning, 1 tool call (1 incomplete)`. */
 function describePartial(output: unknown): string {
   const partial = (output ?? {}) as { text?: string; reasoning?: string; toolCalls?: { complete?: boolean }[] };
   const calls = partial.toolCalls ?? [];
   const incomplete = calls.filter((call) => !call.complete).length;
   const parts = [
-    `${(partial.text ?? "").length} chars of text`,
+    partial.text ? `text ${preview(JSON.stringify(partial.text), 50)}` : "no text",
     ...(partial.reasoning ? [`${partial.reasoning.length} of reasoning`] : []),
     ...(calls.length > 0
       ? [

@@ -145,7 +145,10 @@ describe("the stream is the log's live tail", () => {
     const at = order.indexOf("model_stream_reset");
     expect(order.slice(at - 2, at)).toEqual(["text-delta", "text-delta"]);
     expect(order[at + 1]).toBe("text-delta");
-    expect(result.messages.at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "Hello there, friend." }] });
+    expect(result.messages.at(-1)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "Hello there, friend." }],
+    });
   });
 
   it("a sub-agent run: the parent's stream equals the parent's stored log; a child's pause ends it", async () => {
