@@ -91,7 +91,7 @@ export async function readTree(
 /**
  * Normalizes a tree's events for comparison: times, latencies and durations, and model names are
  * dropped; session ids become paths below the root (`childSessionId`, `parentSessionId`, a paused
- * sub-agent's `pending[].sessionId`); run ids
+ * sub-agent's `pending[].sessionId` and `pending[].path`); run ids
  * (`runId`, `childRunId`) become `run-1`, `run-2`, … in the order the tree first names them.
  */
 export function normalizeTree(tree: readonly TreeSession[], aliases: readonly string[]): ComparedEvent[][] {
@@ -110,17 +110,26 @@ export function normalizeTree(tree: readonly TreeSession[], aliases: readonly st
         if (typeof rest[key] === "string") rest[key] = pathBelow(aliases, rest[key] as string);
       }
       for (const key of ["runId", "childRunId"]) if (key in rest) rest[key] = runAlias(rest[key]);
-      // A paused sub-agent names the requests it waits for by their session.
-      if (Array.isArray(rest.pending)) {
-        rest.pending = rest.pending.map((item: unknown) =>
-          typeof item === "object" && item !== null && typeof (item as { sessionId?: unknown }).sessionId === "string"
-            ? { ...item, sessionId: pathBelow(aliases, (item as { sessionId: string }).sessionId) }
-            : item,
-        );
-      }
+      // A pause names the requests it waits for by their session, and the way down to them.
+      if (Array.isArray(rest.pending)) rest.pending = rest.pending.map((item: unknown) => pendingBelow(aliases, item));
       return { type: event.type, data: rest };
     }),
   );
+}
+
+/** A pending request with its session ids (its own, and those of its `path`) as paths below the root. */
+function pendingBelow(aliases: readonly string[], item: unknown): unknown {
+  if (typeof item !== "object" || item === null) return item;
+  const request = { ...(item as { sessionId?: unknown; path?: unknown }) };
+  if (typeof request.sessionId === "string") request.sessionId = pathBelow(aliases, request.sessionId);
+  if (Array.isArray(request.path)) {
+    request.path = request.path.map((step: unknown) =>
+      typeof step === "object" && step !== null && typeof (step as { sessionId?: unknown }).sessionId === "string"
+        ? { ...step, sessionId: pathBelow(aliases, (step as { sessionId: string }).sessionId) }
+        : step,
+    );
+  }
+  return request;
 }
 
 /** The first difference of each session that differs, root first; sessions present on one side only included. */

@@ -4,8 +4,8 @@ import type { SessionStatus } from "./session-store.js";
 export interface LifecycleState {
   /**
    * The status of the latest run, before pending approvals are considered: `"awaiting_approval"`
-   * when it paused (`run_paused`, until it resumes), also on a sub-agent's approval
-   * (`subagent_paused`; the request is in the child's session).
+   * when it paused on a sub-agent's approval (`subagent_paused`, or `run_paused` naming a request in
+   * another session), until it resumes; a pause on its own requests is told by `pendingApprovals`.
    */
   readonly runStatus: "running" | "completed" | "failed" | "awaiting_approval" | "idle";
   readonly agent: string | null;
@@ -64,8 +64,14 @@ export function foldLifecycle(state: LifecycleState, event: { readonly type: str
     case "run_failed":
       return { ...state, runStatus: "failed" as const };
     case "subagent_paused":
-    case "run_paused":
       return { ...state, runStatus: "awaiting_approval" as const };
+    case "run_paused": {
+      // This session's own requests are counted by `approval_requested`/`approval_decided` (once
+      // decided, the run is resumable). A sub-agent's request lives in its session: waiting until resumed.
+      const pending = Array.isArray(data.pending) ? (data.pending as unknown[]) : [];
+      const below = pending.some((call) => isRecord(call) && typeof call.sessionId === "string");
+      return below ? { ...state, runStatus: "awaiting_approval" as const } : state;
+    }
     case "approval_requested": {
       const id = data.toolCallId;
       if (typeof id !== "string" || state.pendingApprovals.includes(id)) return state;
