@@ -1,6 +1,7 @@
 import type { ModelRequest, ToolDefinition } from "../models/model.js";
 import { toToolDefinition } from "../tools/tool.js";
 import { nativeOutput, OUTPUT_TOOL_NAME, outputToolDefinition, promptedInstructions } from "./output-spec.js";
+import { noticeRecorder } from "./request-record.js";
 import type { RunState } from "./run-state.js";
 
 const definitionsByTools = new WeakMap<object, readonly ToolDefinition[]>();
@@ -47,5 +48,6 @@ function buildRequest<D extends object, O>(state: RunState<D, O>, instructions: 
     outputToolName: output?.mode === "tool" ? OUTPUT_TOOL_NAME : undefined,
     settings: options.settings ?? {},
     signal,
+    onNotice: noticeRecorder(state),
   };
 }
