@@ -23,7 +23,12 @@ import { geminiFixture } from "./test-support/gemini.fixture.js";
 import { openAIChatFixture } from "./test-support/openai-chat-fixture.js";
 import { openAIResponsesFixture } from "./test-support/openai-responses-fixture.js";
 
-const fixtures: readonly DialectFixture[] = [openAIChatFixture, openAIResponsesFixture, anthropicFixture, geminiFixture];
+const fixtures: readonly DialectFixture[] = [
+  openAIChatFixture,
+  openAIResponsesFixture,
+  anthropicFixture,
+  geminiFixture,
+];
 
 const getWeather = tool({
   name: "get_weather",
@@ -213,7 +218,10 @@ describe.each(fixtures)("rebuildRequest against the $name wire-format server", (
 });
 
 describe("rebuildRequest across a fallback chain of two providers", () => {
-  it.each([false, true])("stream: %s — the fallback model's body is rebuilt at the model_fallback seq", async (stream) => {
+  it.each([
+    false,
+    true,
+  ])("stream: %s — the fallback model's body is rebuilt at the model_fallback seq", async (stream) => {
     server.reset();
     second.reset();
     server.setFallback(anthropicFixture.errorReply(529));
