@@ -117,8 +117,8 @@ function modelOf(fixture: DialectFixture, on: FakeServer = server) {
   return fixture.createModel({ baseURL: on.url, apiKey: "sk-suite-key" });
 }
 
-async function run(
-  agent: Agent<Record<string, unknown>, unknown>,
+async function run<O>(
+  agent: Agent<Record<string, unknown>, O>,
   prompt: string,
   stream: boolean,
   options: { sessionId: string; store: SessionStore },
@@ -200,13 +200,14 @@ describe.each(fixtures)("rebuildRequest against the $name wire-format server", (
       const agent = new Agent({
         model: modelOf(fixture),
         instructions: "Answer in JSON.",
-        outputType:
-          mode === "native" ? z.object({ answer: z.number(), unit: z.string() }) : z.object({ city: z.string() }),
+        outputType: (mode === "native"
+          ? z.object({ answer: z.number(), unit: z.string() })
+          : z.object({ city: z.string() })) as z.ZodType<unknown>,
         outputMode: mode,
         retry,
       });
       const sessionId = `output-${mode}-${fixture.name}-${stream}`;
-      await run(agent as Agent<Record<string, unknown>, unknown>, "Answer.", stream, { sessionId, store: sqlite });
+      await run(agent, "Answer.", stream, { sessionId, store: sqlite });
       const log = await sqlite.read(sessionId);
       expect(server.requests).toHaveLength(1);
       expectRebuilt(log, { [api]: server });
@@ -257,7 +258,7 @@ describe("rebuildRequest across a fallback chain of two providers", () => {
 describe("rebuildRequest errors", () => {
   it("refuses a request sent to a model without a wire format, and an unknown wire format", async () => {
     const store = new MemoryStore();
-    const agent = new Agent({ model: new ScriptedModel([{ type: "response", text: "hi" }]) });
+    const agent = new Agent({ model: new ScriptedModel([{ text: "hi" }]) });
     await agent.run("hi", { sessionId: "scripted", store });
     const log = await store.read("scripted");
     const request = log.find((event) => event.type === "model_request");
