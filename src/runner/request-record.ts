@@ -13,10 +13,6 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const hashes = new WeakMap<readonly ToolDefinition[], string>();
 const normalized = new WeakMap<ModelSettings, RecordedSettings | undefined>();
 
-/** Per run: the tool-definition hashes its session's log already holds, and its notice recorder. */
-const knownHashes = new WeakMap<object, Set<string>>();
-const recorders = new WeakMap<object, (notice: ModelCallNotice) => void>();
-
 /**
  * SHA-256 (hex) of the canonical JSON of a set of tool definitions: the `hash` of its
  * `tool_definitions` event and the `toolsHash` of the requests that sent it.
@@ -78,7 +74,7 @@ export function recordRequest<D extends object, O>(state: RunState<D, O>, reques
  * fallback chain (`model_fallback`) in the run's log. One function per run.
  */
 export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (notice: ModelCallNotice) => void {
-  let recorder = recorders.get(state);
+  let recorder = state.noticeRecorder;
   if (recorder === undefined) {
     recorder = (notice) => {
       switch (notice.type) {
@@ -105,14 +101,14 @@ export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (not
         }
       }
     };
-    recorders.set(state, recorder);
+    state.noticeRecorder = recorder;
   }
   return recorder;
 }
 
 /** The hashes of the `tool_definitions` events in the session's log: read once per run. */
 function knownToolHashes<D extends object, O>(state: RunState<D, O>): Set<string> {
-  let known = knownHashes.get(state);
+  let known = state.knownToolHashes;
   if (known === undefined) {
     known = new Set();
     const log = state.context.log;
@@ -120,7 +116,7 @@ function knownToolHashes<D extends object, O>(state: RunState<D, O>): Set<string
       const event = log.at(index) as SessionEvent;
       if (event.type === "tool_definitions") known.add((event.data as { hash: string }).hash);
     }
-    knownHashes.set(state, known);
+    state.knownToolHashes = known;
   }
   return known;
 }
@@ -128,6 +124,7 @@ function knownToolHashes<D extends object, O>(state: RunState<D, O>): Set<string
 /** Settings as JSON (what the provider's body is built from), or undefined when there are none. */
 function recordedSettings(settings: ModelSettings): RecordedSettings | undefined {
   if (normalized.has(settings)) return normalized.get(settings);
+  if (Object.keys(settings).length === 0) return undefined;
   const json = JSON.parse(JSON.stringify(settings) ?? "{}") as RecordedSettings;
   const result = Object.keys(json).length === 0 ? undefined : json;
   normalized.set(settings, result);
