@@ -84,6 +84,8 @@ export {
   ProviderTimeoutError,
   RateLimitError,
   ReplayDivergedError,
+  RequestRebuildError,
+  type RequestRebuildProblem,
   SessionConflictError,
   SessionExistsError,
   SessionLogFormatError,
@@ -119,6 +121,7 @@ export {
   type JsonSchema,
   MODEL_SPECIFICATION_VERSION,
   type Model,
+  type ModelCallNotice,
   type ModelCapabilities,
   type ModelRequest,
   type ModelResponse,
@@ -130,6 +133,7 @@ export {
   type ResponsePart,
   type ToolChoice,
   type ToolDefinition,
+  type WireTarget,
 } from "./models/model.js";
 export {
   type AnthropicSettings,
@@ -144,6 +148,7 @@ export {
   openAICompatiblePresets,
 } from "./models/providers/openai-compatible.js";
 export { createOpenAIResponsesModel } from "./models/providers/openai-responses.js";
+export { rebuildRequest } from "./models/providers/rebuild-request.js";
 export {
   type ModelFactory,
   type ProviderSettings,
@@ -204,9 +209,13 @@ export {
   projectMessage,
   projectMessages,
   projectUsage,
+  type RecordedError,
+  type RecordedRequest,
+  type RecordedSettings,
   RunContext,
   type RunContextOptions,
   type RunSeam,
+  recordedRequest,
   SESSION_LOG_SCHEMA_VERSION,
   type SerializedSessionLog,
   type SessionEvent,
@@ -219,6 +228,7 @@ export {
   type Usage,
   type UserContentPart,
   type UserMessage,
+  windowMessages,
 } from "./session/index.js";
 export {
   type AcquireLeaseOptions,

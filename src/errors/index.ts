@@ -19,6 +19,7 @@ export {
   RateLimitError,
   StreamTruncatedError,
 } from "./provider-error.js";
+export { RequestRebuildError, type RequestRebuildProblem } from "./request-rebuild-error.js";
 export {
   type ApprovalPathStep,
   ApprovalPendingError,

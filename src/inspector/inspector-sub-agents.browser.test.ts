@@ -41,7 +41,7 @@ describe.skipIf(!available)("the inspector page on a session with sub-agents", (
     await page.goto(`${inspector.url}#/s/team`);
     const totals = () => page.locator("#totals b").allInnerTexts();
     // requests, input tokens, output tokens, tool calls: the lead's 2/30/10/2 plus its children's 3/13/4/2.
-    await expect.poll(totals).toEqual(["5", "43", "14", "4", expect.stringMatching(/^\$0\.000179/), "5 / 12"]);
+    await expect.poll(totals).toEqual(["5", "43", "14", "4", expect.stringMatching(/^\$0\.000179/), "5 / 13"]);
     expect(await page.locator("#sub-agents").innerText()).toBe(
       "Totals include sub-agents (own: 40 tokens): team/c1 7 tokens · team/r1 10 tokens",
     );
@@ -49,7 +49,7 @@ describe.skipIf(!available)("the inspector page on a session with sub-agents", (
 
     await page.locator("#sub-agents a", { hasText: "team/r1" }).click();
     await expect.poll(() => page.locator("#session-head h2").innerText()).toBe("team/r1");
-    await expect.poll(totals).toEqual(["2", "7", "3", "1", expect.stringMatching(/^\$0\.00000/), "4 / 7"]);
+    await expect.poll(totals).toEqual(["2", "7", "3", "1", expect.stringMatching(/^\$0\.00000/), "4 / 8"]);
     expect(await page.locator("#sub-agents").count()).toBe(0);
     expect(problems).toEqual([]);
   });

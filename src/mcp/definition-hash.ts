@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../session/canonical-json.js";
 
 /** The parts of an MCP tool definition that change what a call does or what the model is told. */
 export interface HashedDefinition {
@@ -21,15 +22,4 @@ export function definitionHash(definition: HashedDefinition): string {
     annotations: definition.annotations ?? null,
   };
   return createHash("sha256").update(canonicalJson(picked)).digest("hex");
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

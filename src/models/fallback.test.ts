@@ -140,3 +140,25 @@ describe("withFallback", () => {
     expect(model.capabilities?.nativeOutput).toBe(false);
   });
 });
+
+describe("withFallback reports each move to the next model to the request's onNotice", () => {
+  it.each([false, true])("stream: %s — from, to, the next model's wire and the error", async (stream) => {
+    const first = { ...scripted("a", providerError("a"), true), wire: { api: "anthropic", modelId: "a" } };
+    const second = { ...scripted("b"), wire: { api: "gemini", modelId: "b" } };
+    const notices: unknown[] = [];
+    const model = withFallback([first, second]);
+    expect(model.wire).toEqual({ api: "anthropic", modelId: "a" });
+    const noticed = { ...request, onNotice: (notice: unknown) => void notices.push(notice) };
+    if (stream) for await (const _part of model.doStream(noticed));
+    else await model.doGenerate(noticed);
+    expect(notices).toEqual([
+      {
+        type: "fallback",
+        from: "scripted:a",
+        to: "scripted:b",
+        wire: { api: "gemini", modelId: "b" },
+        error: expect.any(RateLimitError),
+      },
+    ]);
+  });
+});

@@ -15,7 +15,8 @@ import {
  * (HTTP failure, network, malformed or truncated answer). Anything else — invalid input, a tool or
  * limit error, the caller's abort — is thrown at once. A stream that fails after some deltas yields
  * `{ type: "stream-reset", reason }` before the next model's deltas. When every model fails, an
- * `AllModelsFailedError` carries each error in order. Combine with `withRetry` per model.
+ * `AllModelsFailedError` carries each error in order. Each move to the next model is reported to the
+ * request's `onNotice` (the runner records it as `model_fallback`). Combine with `withRetry` per model.
  *
  * @example
  * const model = withFallback([
@@ -33,24 +34,27 @@ export function withFallback(models: readonly Model[]): Model {
     specificationVersion: MODEL_SPECIFICATION_VERSION,
     provider: "fallback",
     modelId: chain.map(modelName).join(","),
+    ...(first.wire === undefined ? {} : { wire: first.wire }),
     capabilities: {
       nativeOutput: chain.every((model) => model.capabilities?.nativeOutput === true),
       tools: chain.every((model) => model.capabilities?.tools !== false),
     },
     async doGenerate(request: ModelRequest): Promise<ModelResponse> {
       const errors: ProviderError[] = [];
-      for (const model of chain) {
+      for (const [index, model] of chain.entries()) {
         try {
           return await model.doGenerate(request);
         } catch (error) {
-          errors.push(providerFailure(error, request.signal));
+          const failure = providerFailure(error, request.signal);
+          errors.push(failure);
+          noticeNext(request, chain, index, failure);
         }
       }
       throw failed(errors);
     },
     async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
       const errors: ProviderError[] = [];
-      for (const model of chain) {
+      for (const [index, model] of chain.entries()) {
         let yielded = false;
         try {
           for await (const part of model.doStream(request)) {
@@ -62,11 +66,20 @@ export function withFallback(models: readonly Model[]): Model {
           const failure = providerFailure(error, request.signal);
           errors.push(failure);
           if (yielded) yield { type: "stream-reset", reason: `${modelName(model)} failed: ${failure.message}` };
+          noticeNext(request, chain, index, failure);
         }
       }
       throw failed(errors);
     },
   };
+}
+
+/** Tells the request's `onNotice` that the chain moves from model `index` to the next one (if any). */
+function noticeNext(request: ModelRequest, chain: readonly Model[], index: number, error: ProviderError): void {
+  const next = chain[index + 1];
+  if (next === undefined || request.onNotice === undefined) return;
+  const from = modelName(chain[index] as Model);
+  request.onNotice({ type: "fallback", from, to: modelName(next), ...(next.wire ? { wire: next.wire } : {}), error });
 }
 
 /** The error when the chain may move on; otherwise rethrows (the caller's abort first). */

@@ -184,3 +184,35 @@ describe("withRetry: backoff, budget and aborts", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 });
+
+describe("withRetry reports each retry to the request's onNotice", () => {
+  it.each([
+    false,
+    true,
+  ])("stream: %s — attempt, error, the retry-after used and the wait; wire passed on", async (stream) => {
+    const inner = {
+      ...flakyModel([
+        new RateLimitError({ provider: "flaky", message: "slow", status: 429, retryAfterMs: 1200 }),
+        new ProviderServerError({ provider: "flaky", message: "boom", status: 500 }),
+      ]),
+      wire: { api: "openai-chat", modelId: "m" },
+    };
+    const notices: unknown[] = [];
+    const model = withRetry(inner, { ...recorder(), initialDelayMs: 100, jitter: 0 });
+    expect(model.wire).toEqual({ api: "openai-chat", modelId: "m" });
+    const noticed = { ...request, onNotice: (notice: unknown) => void notices.push(notice) };
+    if (stream) for await (const _part of model.doStream(noticed));
+    else await model.doGenerate(noticed);
+    expect(notices).toEqual([
+      {
+        type: "retry",
+        model: "flaky:m",
+        attempt: 1,
+        error: expect.any(RateLimitError),
+        retryAfterMs: 1200,
+        delayMs: 1200,
+      },
+      { type: "retry", model: "flaky:m", attempt: 2, error: expect.any(ProviderServerError), delayMs: 200 },
+    ]);
+  });
+});

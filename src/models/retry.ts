@@ -1,6 +1,6 @@
 import { NousError } from "../errors/nous-error.js";
 import type { ProviderError } from "../errors/provider-error.js";
-import type { Model, ModelRequest, ModelResponse, ModelStreamPart } from "./model.js";
+import { type Model, type ModelRequest, type ModelResponse, type ModelStreamPart, modelName } from "./model.js";
 
 /** What happens before a retry, for logs and metrics. */
 export interface RetryAttempt {
@@ -43,6 +43,7 @@ export interface RetryPolicy {
  * Nothing is retried once the request's signal has aborted, and waits end with the signal.
  * A stream that fails before yielding anything is retried silently; one that fails after some
  * parts yields `{ type: "stream-reset" }` first, so the consumer discards what it received.
+ * Each retry decided is reported to the request's `onNotice` (the runner records it as `model_retry`).
  *
  * @example
  * const model = withRetry(resolveModel("openai:gpt-5-mini"), { maxRetries: 5, deadlineMs: 60_000 });
@@ -54,6 +55,7 @@ export function withRetry(model: Model, policy: RetryPolicy = {}): Model {
     provider: model.provider,
     modelId: model.modelId,
     ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
+    ...(model.wire === undefined ? {} : { wire: model.wire }),
     doGenerate(request: ModelRequest): Promise<ModelResponse> {
       // The first attempt is passed straight through; the retry loop exists only once it failed.
       let first: Promise<ModelResponse>;
@@ -79,7 +81,7 @@ async function retryGenerate(
   const budget = planner.start();
   let error = firstError;
   for (let attempt = 1; ; attempt++) {
-    await planner.waitBeforeRetry(error, attempt, budget, request.signal);
+    await planner.waitBeforeRetry(error, attempt, budget, request, model);
     try {
       return await model.doGenerate(request);
     } catch (next) {
@@ -154,7 +156,7 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
   async #recover(error: unknown): Promise<IteratorResult<ModelStreamPart>> {
     let delayMs: number;
     try {
-      delayMs = this.#planner.plan(error, this.#attempt, this.#budget, this.#request.signal);
+      delayMs = this.#planner.plan(error, this.#attempt, this.#budget, this.#request, this.#model);
     } catch (final) {
       return this.#fail(final);
     }
@@ -209,14 +211,19 @@ class RetryPlanner {
     return { waitedMs: 0 };
   }
 
-  /** The delay before retry number `attempt`, or throws `error` when it must not be retried. */
-  plan(error: unknown, attempt: number, budget: { waitedMs: number }, signal: AbortSignal | undefined): number {
+  /**
+   * The delay before retry number `attempt`, or throws `error` when it must not be retried. A retry
+   * decided is reported to `onRetry` and to the request's `onNotice`.
+   */
+  plan(error: unknown, attempt: number, budget: { waitedMs: number }, request: ModelRequest, model: Model): number {
+    const signal = request.signal;
     if (signal?.aborted) throw signal.reason;
     if (!isRetryable(error) || attempt > this.#maxRetries) throw error;
     let delayMs: number;
-    if (error.retryAfterMs !== undefined) {
-      if (error.retryAfterMs > this.#maxRetryAfterMs) throw error;
-      delayMs = error.retryAfterMs;
+    const retryAfterMs = error.retryAfterMs;
+    if (retryAfterMs !== undefined) {
+      if (retryAfterMs > this.#maxRetryAfterMs) throw error;
+      delayMs = retryAfterMs;
     } else {
       const base = Math.min(this.#maxDelayMs, this.#initialDelayMs * this.#backoffFactor ** (attempt - 1));
       delayMs = Math.round(base * (1 - this.#jitter + 2 * this.#jitter * this.#random()));
@@ -224,6 +231,14 @@ class RetryPlanner {
     if (budget.waitedMs + delayMs > this.#deadlineMs) throw error;
     budget.waitedMs += delayMs;
     this.#onRetry?.({ attempt, delayMs, error });
+    request.onNotice?.({
+      type: "retry",
+      model: modelName(model),
+      attempt,
+      error,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      delayMs,
+    });
     return delayMs;
   }
 
@@ -235,9 +250,10 @@ class RetryPlanner {
     error: unknown,
     attempt: number,
     budget: { waitedMs: number },
-    signal: AbortSignal | undefined,
+    request: ModelRequest,
+    model: Model,
   ): Promise<void> {
-    await this.wait(this.plan(error, attempt, budget, signal), signal);
+    await this.wait(this.plan(error, attempt, budget, request, model), request.signal);
   }
 }
 

@@ -18,14 +18,24 @@ describe("the main entry's import graph", () => {
     expect(packages.has("zod")).toBe(false);
   });
 
-  it("loads the SSE parser and each provider's request, response and stream code only on a first request", () => {
+  it("loads the SSE parser and each provider's response and stream code only on a first request", () => {
     expect(packages.has("eventsource-parser")).toBe(false);
     const wireCode = [...modules].filter(
       (name) =>
-        /^models\/providers\/.*-(request|response|stream|errors|wire)\.ts$/.test(name) ||
-        name.endsWith("/wire-check.ts"),
+        /^models\/providers\/.*-(response|stream|errors|wire)\.ts$/.test(name) || name.endsWith("/wire-check.ts"),
     );
     expect(wireCode).toEqual([]);
+  });
+
+  it("loads the request body builders only for rebuildRequest, which is synchronous (a few ms of import)", () => {
+    const builders = [...modules].filter((name) => /^models\/providers\/.*-request\.ts$/.test(name)).sort();
+    expect(builders).toEqual([
+      "models/providers/anthropic-request.ts",
+      "models/providers/gemini-request.ts",
+      "models/providers/openai-chat-request.ts",
+      "models/providers/openai-responses-request.ts",
+      "models/providers/rebuild-request.ts",
+    ]);
   });
 
   it("keeps test and store drivers out", () => {

@@ -59,6 +59,7 @@ describe("context updates through an agent run (the runner folds through toDeps 
     expect(types(result.log)).toEqual([
       "run_started",
       "user_message",
+      "tool_definitions",
       "model_request",
       "model_response",
       "assistant_message",

@@ -1,7 +1,11 @@
-import type { ModelRequest, ToolDefinition } from "../models/model.js";
+import type { ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
 import { toToolDefinition } from "../tools/tool.js";
 import { nativeOutput, OUTPUT_TOOL_NAME, outputToolDefinition, promptedInstructions } from "./output-spec.js";
+import { noticeRecorder } from "./request-record.js";
 import type { RunState } from "./run-state.js";
+
+/** One object for every request without settings (the request record normalizes each settings object once). */
+const NO_SETTINGS: ModelSettings = Object.freeze({});
 
 const definitionsByTools = new WeakMap<object, readonly ToolDefinition[]>();
 
@@ -45,7 +49,8 @@ function buildRequest<D extends object, O>(state: RunState<D, O>, instructions: 
     toolChoice: output?.mode === "tool" ? "required" : definitions.length > 0 ? "auto" : undefined,
     output: output?.mode === "native" ? nativeOutput(output) : undefined,
     outputToolName: output?.mode === "tool" ? OUTPUT_TOOL_NAME : undefined,
-    settings: options.settings ?? {},
+    settings: options.settings ?? NO_SETTINGS,
     signal,
+    onNotice: noticeRecorder(state),
   };
 }

@@ -3,6 +3,7 @@ import { modelName } from "../models/model.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
+import { noticeRecorder, recordRequest } from "./request-record.js";
 import type { RunState } from "./run-state.js";
 import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
 import { consumeModelStream } from "./streaming.js";
@@ -20,9 +21,10 @@ export async function dispatchRequest<D extends object, O>(
   throwIfAborted(signal);
   checkRequestLimit(state);
   // Hooks are awaited only when set: an await per absent hook per step is measurable.
-  const request = hooks.preRequest ? ((await hooks.preRequest(original, state.runContext())) ?? original) : original;
+  let request = hooks.preRequest ? ((await hooks.preRequest(original, state.runContext())) ?? original) : original;
+  if (request.onNotice === undefined) request = { ...request, onNotice: noticeRecorder(state) };
   const name = modelName(model);
-  state.record("model_request", { model: name, iteration: state.iteration, messageCount: request.messages.length });
+  recordRequest(state, request);
   const started = performance.now();
   let response: ModelResponse;
   if (emit) {
@@ -38,6 +40,8 @@ export async function dispatchRequest<D extends object, O>(
     usage: response.usage,
     finishReason: response.finishReason,
     latencyMs,
+    ...(response.responseId === undefined ? {} : { responseId: response.responseId }),
+    ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
   });
   // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
   // crash before then is asked for again on resume, and nothing has acted on it yet.

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
-import type { Model } from "../models/model.js";
+import type { Model, ModelCallNotice } from "../models/model.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";
@@ -117,6 +117,10 @@ export class RunState<D extends object, O> {
   /** Consecutive calls naming an unknown tool, all names together (see `unknownTool`). */
   unknownToolCalls = 0;
   resume: ResumeInfo | undefined;
+  /** The tool-definition hashes the session's log holds: read once per run (see `recordRequest`). */
+  knownToolHashes: Set<string> | undefined;
+  /** Records the retries and fallbacks of this run's requests (see `noticeRecorder`). */
+  noticeRecorder: ((notice: ModelCallNotice) => void) | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
   readonly replayedNested = new Set<string>();
   /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */

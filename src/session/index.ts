@@ -9,6 +9,8 @@ export {
   isBuiltinEvent,
   isEventOf,
   isSurfaceType,
+  type RecordedError,
+  type RecordedSettings,
   type SessionEvent,
   SURFACE_EVENT_TYPES,
   type SurfaceEventType,
@@ -25,6 +27,8 @@ export type {
   UserMessage,
 } from "./messages.js";
 export { projectDeps, projectMessage, projectMessages, projectUsage } from "./projections.js";
+export { recordedError } from "./recorded-error.js";
+export { type RecordedRequest, recordedRequest, windowMessages } from "./recorded-request.js";
 export { RunContext, type RunContextOptions } from "./run-context.js";
 export type { ChildPause, NestedCall, NestedCallOutcome, RunSeam } from "./run-seam.js";
 export {

@@ -79,6 +79,7 @@ describe.each<[string, () => SessionStore]>([
     expect(types(childLog)).toEqual([
       "run_started",
       "user_message",
+      "tool_definitions",
       "model_request",
       "model_response",
       "assistant_message",

@@ -150,7 +150,10 @@ export function assembleResponse(fields: {
     finishReason,
   };
   if (fields.modelId !== undefined) response.modelId = fields.modelId;
-  if (fields.messageId !== undefined) response.providerMetadata = { anthropic: { messageId: fields.messageId } };
+  if (fields.messageId !== undefined) {
+    response.responseId = fields.messageId;
+    response.providerMetadata = { anthropic: { messageId: fields.messageId } };
+  }
   return response;
 }
 

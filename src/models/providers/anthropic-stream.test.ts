@@ -92,6 +92,7 @@ describe("Anthropic stream assembly", () => {
       usage: { inputTokens: 115, outputTokens: 42, totalTokens: 157, cachedInputTokens: 100, cacheWriteTokens: 5 },
       modelId: "claude-sonnet-4-5",
       providerMetadata: { anthropic: { messageId: "msg_1" } },
+      responseId: "msg_1",
     });
     const deltasOf = (id: string) =>
       parts.flatMap((part) => (part.type === "tool-call-delta" && part.toolCallId === id ? [part.argsTextDelta] : []));

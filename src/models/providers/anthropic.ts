@@ -6,10 +6,11 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
+  type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
 import type { AnthropicStructuredOutputMode, AnthropicWireRequest } from "./anthropic-request.js";
-import { type HttpRequest, readSse, scopeSignal } from "./shared/http.js";
+import { type HttpRequest, readSse, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 const PROVIDER = "anthropic";
@@ -46,6 +47,7 @@ class AnthropicModel implements Model {
   readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly provider = PROVIDER;
   readonly capabilities: ModelCapabilities;
+  readonly wire: WireTarget;
   readonly #settings: AnthropicSettings;
   readonly #structuredOutput: AnthropicStructuredOutputMode;
 
@@ -56,6 +58,7 @@ class AnthropicModel implements Model {
     this.#settings = settings;
     this.#structuredOutput = settings.structuredOutput ?? (anthropicSupportsNativeOutput(modelId) ? "native" : "tool");
     this.capabilities = { tools: true, nativeOutput: this.#structuredOutput === "native" };
+    this.wire = { api: "anthropic", modelId, options: { structuredOutput: this.#structuredOutput } };
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
@@ -65,7 +68,7 @@ class AnthropicModel implements Model {
     try {
       const response = await code.postAnthropic({ ...http, signal: scope.signal });
       const body = await code.readAnthropicJson(response, scope.signal);
-      return code.parseAnthropicResponse(body, wire.outputToolName);
+      return withRequestId(code.parseAnthropicResponse(body, wire.outputToolName), requestIdOf(response));
     } finally {
       scope.release();
     }
@@ -77,7 +80,10 @@ class AnthropicModel implements Model {
     const scope = scopeSignal(request.signal);
     try {
       const response = await code.postAnthropic({ ...http, signal: scope.signal });
-      yield* code.streamAnthropic(readSse(response, PROVIDER, scope.signal), wire.outputToolName);
+      const requestId = requestIdOf(response);
+      for await (const part of code.streamAnthropic(readSse(response, PROVIDER, scope.signal), wire.outputToolName)) {
+        yield part.type === "finish" ? { type: "finish", response: withRequestId(part.response, requestId) } : part;
+      }
     } finally {
       scope.release();
     }

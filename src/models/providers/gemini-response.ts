@@ -190,7 +190,10 @@ export class GeminiAssembly {
       finishReason,
     };
     if (this.#modelId !== undefined) response.modelId = this.#modelId;
-    if (this.#responseId !== undefined) response.providerMetadata = { gemini: { responseId: this.#responseId } };
+    if (this.#responseId !== undefined) {
+      response.responseId = this.#responseId;
+      response.providerMetadata = { gemini: { responseId: this.#responseId } };
+    }
     return response;
   }
 }

@@ -7,9 +7,10 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
+  type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
-import { type HttpRequest, readJson, readSse, scopeSignal } from "./shared/http.js";
+import { type HttpRequest, readJson, readSse, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 const PROVIDER = "gemini";
@@ -32,6 +33,7 @@ class GeminiModel implements Model {
   readonly provider = PROVIDER;
   /** `responseJsonSchema` constrains the answer to a JSON schema: native structured output. */
   readonly capabilities: ModelCapabilities = { tools: true, nativeOutput: true };
+  readonly wire: WireTarget;
   readonly #settings: GeminiSettings;
   readonly #generateId: () => string;
 
@@ -41,6 +43,7 @@ class GeminiModel implements Model {
   ) {
     this.#settings = settings;
     this.#generateId = settings.generateId ?? defaultGenerateId;
+    this.wire = { api: "gemini", modelId };
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
@@ -56,7 +59,7 @@ class GeminiModel implements Model {
         if (!(error instanceof SyntaxError)) throw error;
         throw new MalformedResponseError({ provider: PROVIDER, message: `the body is not JSON: ${error.message}` });
       }
-      return code.parseGeminiResponse(body, this.#generateId);
+      return withRequestId(code.parseGeminiResponse(body, this.#generateId), requestIdOf(response));
     } finally {
       scope.release();
     }
@@ -68,7 +71,10 @@ class GeminiModel implements Model {
     const scope = scopeSignal(request.signal);
     try {
       const response = await code.postGemini({ ...http, signal: scope.signal });
-      yield* code.streamGemini(readSse(response, PROVIDER, scope.signal), this.#generateId);
+      const requestId = requestIdOf(response);
+      for await (const part of code.streamGemini(readSse(response, PROVIDER, scope.signal), this.#generateId)) {
+        yield part.type === "finish" ? { type: "finish", response: withRequestId(part.response, requestId) } : part;
+      }
     } finally {
       scope.release();
     }

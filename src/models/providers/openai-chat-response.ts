@@ -21,6 +21,7 @@ const toolCallSchema = object({
 });
 
 const completionSchema = object({
+  id: nullish(string),
   model: nullish(string),
   choices: array(
     object({
@@ -39,6 +40,7 @@ const completionSchema = object({
 });
 
 const chunkSchema = object({
+  id: nullish(string),
   model: nullish(string),
   error: nullish(errorSchema),
   choices: nullish(
@@ -122,6 +124,7 @@ export function parseChatCompletion(provider: string, body: unknown): ModelRespo
     usage: toUsage(completion.usage),
     finishReason: toFinishReason(choice.finish_reason, (choice.message.tool_calls ?? []).length > 0),
     ...(completion.model ? { modelId: completion.model } : {}),
+    ...(completion.id ? { responseId: completion.id } : {}),
   };
 }
 
@@ -144,6 +147,7 @@ export class ChatStreamAssembler {
   #usage: ModelUsage = {};
   #finishReason: string | undefined;
   #modelId: string | undefined;
+  #responseId: string | undefined;
 
   constructor(provider: string) {
     this.#provider = provider;
@@ -157,6 +161,7 @@ export class ChatStreamAssembler {
       throw classifyErrorCode({ provider: this.#provider, code, message: chunk.error.message ?? "stream error" });
     }
     if (chunk.model) this.#modelId = chunk.model;
+    if (chunk.id) this.#responseId = chunk.id;
     if (chunk.usage) this.#usage = toUsage(chunk.usage);
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
@@ -221,6 +226,7 @@ export class ChatStreamAssembler {
       usage: this.#usage,
       finishReason: toFinishReason(this.#finishReason, calls.length > 0),
       ...(this.#modelId ? { modelId: this.#modelId } : {}),
+      ...(this.#responseId ? { responseId: this.#responseId } : {}),
     };
     yield { type: "finish", response };
   }

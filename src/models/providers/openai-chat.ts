@@ -6,11 +6,12 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
+  type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
 import type { MaxTokensField } from "./openai-chat-request.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
-import { postJson, readJson, readSseBatches, scopeSignal } from "./shared/http.js";
+import { postJson, readJson, readSseBatches, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
@@ -58,6 +59,7 @@ class OpenAIChatModel implements Model {
   readonly provider: string;
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
+  readonly wire: WireTarget;
   readonly #connection: Connection;
   readonly #maxTokensField: MaxTokensField;
 
@@ -67,6 +69,11 @@ class OpenAIChatModel implements Model {
     this.capabilities = { tools: true, nativeOutput: spec.nativeOutput ?? true };
     this.#connection = connection;
     this.#maxTokensField = spec.maxTokensField ?? "max_tokens";
+    this.wire = {
+      api: "openai-chat",
+      modelId,
+      options: { provider: spec.provider, maxTokensField: this.#maxTokensField },
+    };
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
@@ -74,7 +81,8 @@ class OpenAIChatModel implements Model {
     const scope = scopeSignal(request.signal);
     try {
       const response = await this.#post(code, request, false, scope.signal);
-      return code.parseChatCompletion(this.provider, await readJson(response, this.provider, scope.signal));
+      const answer = code.parseChatCompletion(this.provider, await readJson(response, this.provider, scope.signal));
+      return withRequestId(answer, requestIdOf(response));
     } finally {
       scope.release();
     }
@@ -86,10 +94,15 @@ class OpenAIChatModel implements Model {
     try {
       const response = await this.#post(code, request, true, scope.signal);
       const assembler = new code.ChatStreamAssembler(this.provider);
+      const requestId = requestIdOf(response);
       for await (const events of readSseBatches(response, this.provider, scope.signal, isDone)) {
         for (const event of events) {
           if (isDone(event)) {
-            yield* assembler.end();
+            for (const part of assembler.end()) {
+              yield part.type === "finish"
+                ? { type: "finish", response: withRequestId(part.response, requestId) }
+                : part;
+            }
             return;
           }
           yield* assembler.accept(event.data);

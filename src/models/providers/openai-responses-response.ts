@@ -58,6 +58,7 @@ const knownItemSchemas = new Map<string, Check<unknown>>([
 const itemSchema = object({ type: string });
 
 const responseSchema = object({
+  id: nullish(string),
   model: nullish(string),
   status: nullish(string),
   error: errorSchema,
@@ -183,6 +184,7 @@ export function parseResponsesAnswer(
     usage: toUsage(response.usage),
     finishReason: toFinishReason(response, hasToolCalls),
     ...(response.model ? { modelId: response.model } : {}),
+    ...(response.id ? { responseId: response.id } : {}),
   };
 }
 
@@ -324,6 +326,7 @@ export class ResponsesStreamAssembler {
         slots.some((slot) => slot.kind === "call"),
       ),
       ...(response.model ? { modelId: response.model } : {}),
+      ...(response.id ? { responseId: response.id } : {}),
     };
     yield { type: "finish", response: this.#final };
   }

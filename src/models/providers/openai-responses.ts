@@ -6,10 +6,11 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
+  type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
 import { type Connection, type ConnectionSpec, resolveConnection } from "./shared/connection.js";
-import { postJson, readJson, readSseBatches, scopeSignal } from "./shared/http.js";
+import { postJson, readJson, readSseBatches, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
@@ -51,12 +52,14 @@ class OpenAIResponsesModel implements Model {
   readonly provider: string;
   readonly modelId: string;
   readonly capabilities: ModelCapabilities = { tools: true, nativeOutput: true };
+  readonly wire: WireTarget;
   readonly #connection: Connection;
 
   constructor(modelId: string, connection: Connection, provider: string) {
     this.provider = provider;
     this.modelId = modelId;
     this.#connection = connection;
+    this.wire = { api: "openai-responses", modelId, options: { provider } };
   }
 
   async doGenerate(request: ModelRequest): Promise<ModelResponse> {
@@ -66,7 +69,8 @@ class OpenAIResponsesModel implements Model {
       const body = code.toResponsesBody(this.modelId, request, { stream: false, provider: this.provider });
       const response = await this.#post(body, scope.signal);
       const answer = await readJson(response, this.provider, scope.signal);
-      return code.parseResponsesAnswer(this.provider, answer, { stored: body.store === true });
+      const parsed = code.parseResponsesAnswer(this.provider, answer, { stored: body.store === true });
+      return withRequestId(parsed, requestIdOf(response));
     } finally {
       scope.release();
     }
@@ -79,9 +83,12 @@ class OpenAIResponsesModel implements Model {
       const body = code.toResponsesBody(this.modelId, request, { stream: true, provider: this.provider });
       const response = await this.#post(body, scope.signal);
       const assembler = new code.ResponsesStreamAssembler(this.provider, { stored: body.store === true });
+      const requestId = requestIdOf(response);
       for await (const events of readSseBatches(response, this.provider, scope.signal)) {
         for (const event of events) {
-          yield* assembler.accept(event.data);
+          for (const part of assembler.accept(event.data)) {
+            yield part.type === "finish" ? { type: "finish", response: withRequestId(part.response, requestId) } : part;
+          }
           if (assembler.final !== undefined) return;
         }
       }

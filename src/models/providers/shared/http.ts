@@ -224,3 +224,16 @@ function describe(cause: unknown): string {
   }
   return String(cause);
 }
+
+/** The provider's id of an HTTP request, from the response header that carries it (`x-request-id`, `request-id`). */
+export function requestIdOf(response: Response): string | undefined {
+  return response.headers.get("x-request-id") ?? response.headers.get("request-id") ?? undefined;
+}
+
+/** A response with the HTTP request's id added, when there is one. */
+export function withRequestId<R extends { readonly requestId?: string }>(
+  response: R,
+  requestId: string | undefined,
+): R {
+  return requestId === undefined ? response : { ...response, requestId };
+}

@@ -1,0 +1,132 @@
+import { createHash } from "node:crypto";
+import type { ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
+import { modelName } from "../models/model.js";
+import { canonicalJson } from "../session/canonical-json.js";
+import type { EventDataMap, RecordedSettings, SessionEvent } from "../session/events.js";
+import { recordedError } from "../session/recorded-error.js";
+import type { RunState } from "./run-state.js";
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+// Agents reuse one frozen definitions array and one settings object from step to step: each is
+// hashed or normalized once, not once per request.
+const hashes = new WeakMap<readonly ToolDefinition[], string>();
+const normalized = new WeakMap<ModelSettings, RecordedSettings | undefined>();
+
+/**
+ * SHA-256 (hex) of the canonical JSON of a set of tool definitions: the `hash` of its
+ * `tool_definitions` event and the `toolsHash` of the requests that sent it.
+ *
+ * @example
+ * toolDefinitionsHash([{ name: "add", description: "Adds", inputSchema: { type: "object" } }]); // "3f…"
+ */
+export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
+  let hash = hashes.get(tools);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(canonicalJson(tools)).digest("hex");
+    hashes.set(tools, hash);
+  }
+  return hash;
+}
+
+/**
+ * Records `model_request` for a request about to be sent, as the provider will receive it: wire,
+ * stream flag, instructions, tools (by hash, with one `tool_definitions` event per distinct set in
+ * the session), settings, output, and the messages as the seq range of the surface events they are
+ * the projection of — or inline, when a `preRequest` hook sent other messages.
+ */
+export function recordRequest<D extends object, O>(state: RunState<D, O>, request: ModelRequest): void {
+  const { model, emit } = state.config;
+  const log = state.context.log;
+  const data: Mutable<EventDataMap["model_request"]> = {
+    model: modelName(model),
+    iteration: state.iteration,
+    messageCount: request.messages.length,
+  };
+  if (request.messages === state.context.messages) {
+    // Bookkeeping events project to nothing: the whole log so far is the window, in O(1).
+    data.window = log.length === 0 ? [] : [[(log.at(0) as SessionEvent).seq, log.nextSeq - 1]];
+  } else {
+    data.messages = request.messages;
+  }
+  if (model.wire !== undefined) data.wire = model.wire;
+  data.stream = emit !== undefined;
+  if (request.instructions !== undefined) data.instructions = request.instructions;
+  if (request.tools.length > 0) {
+    const hash = toolDefinitionsHash(request.tools);
+    const known = knownToolHashes(state);
+    if (!known.has(hash)) {
+      state.record("tool_definitions", { hash, tools: request.tools });
+      known.add(hash);
+    }
+    data.toolsHash = hash;
+  }
+  if (request.toolChoice !== undefined) data.toolChoice = request.toolChoice;
+  if (request.output !== undefined) data.output = request.output;
+  if (request.outputToolName !== undefined) data.outputToolName = request.outputToolName;
+  const settings = recordedSettings(request.settings);
+  if (settings !== undefined) data.settings = settings;
+  state.record("model_request", data);
+}
+
+/**
+ * The request's `onNotice`: records each retry (`model_retry`) and each move to the next model of a
+ * fallback chain (`model_fallback`) in the run's log. One function per run.
+ */
+export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (notice: ModelCallNotice) => void {
+  let recorder = state.noticeRecorder;
+  if (recorder === undefined) {
+    recorder = (notice) => {
+      switch (notice.type) {
+        case "retry":
+          state.record("model_retry", {
+            model: notice.model,
+            attempt: notice.attempt,
+            error: recordedError(notice.error),
+            ...(notice.retryAfterMs === undefined ? {} : { retryAfterMs: notice.retryAfterMs }),
+            delayMs: notice.delayMs,
+          });
+          break;
+        case "fallback":
+          state.record("model_fallback", {
+            from: notice.from,
+            to: notice.to,
+            ...(notice.wire === undefined ? {} : { wire: notice.wire }),
+            error: recordedError(notice.error),
+          });
+          break;
+        default: {
+          const unhandled: never = notice;
+          throw new TypeError(`unknown model notice ${JSON.stringify(unhandled)}`);
+        }
+      }
+    };
+    state.noticeRecorder = recorder;
+  }
+  return recorder;
+}
+
+/** The hashes of the `tool_definitions` events in the session's log: read once per run. */
+function knownToolHashes<D extends object, O>(state: RunState<D, O>): Set<string> {
+  let known = state.knownToolHashes;
+  if (known === undefined) {
+    known = new Set();
+    const log = state.context.log;
+    for (let index = 0; index < log.length; index++) {
+      const event = log.at(index) as SessionEvent;
+      if (event.type === "tool_definitions") known.add((event.data as { hash: string }).hash);
+    }
+    state.knownToolHashes = known;
+  }
+  return known;
+}
+
+/** Settings as JSON (what the provider's body is built from), or undefined when there are none. */
+function recordedSettings(settings: ModelSettings): RecordedSettings | undefined {
+  if (normalized.has(settings)) return normalized.get(settings);
+  if (Object.keys(settings).length === 0) return undefined;
+  const json = JSON.parse(JSON.stringify(settings) ?? "{}") as RecordedSettings;
+  const result = Object.keys(json).length === 0 ? undefined : json;
+  normalized.set(settings, result);
+  return result;
+}
