@@ -26,6 +26,7 @@ import {
   sessionUsage,
 } from "../index.js";
 import { requestStats, sessionTotals, stateAt } from "./analysis.js";
+import { requestDetail } from "./request-detail.js";
 
 /** What the API needs besides the store. */
 export interface InspectorApiOptions {
@@ -174,6 +175,16 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const sessionId = c.req.param("id");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
     return c.json({ requests: requestStats(await store.read(sessionId)) });
+  });
+
+  // The request recorded at a model_request (or model_fallback) event, as the model was sent it.
+  api.get("/sessions/:id/requests/:seq", async (c) => {
+    const sessionId = c.req.param("id");
+    const seq = parseSeq(c.req.param("seq"));
+    if (seq === undefined) return problem(c, 400, "seq must be a non-negative integer");
+    const events = await store.read(sessionId);
+    if (events.length === 0 && !(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json(requestDetail(events, seq));
   });
 
   api.get("/sessions/:id/usage", async (c) => {

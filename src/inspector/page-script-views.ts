@@ -1,6 +1,6 @@
 /**
- * The inspector's browser script, part 1: DOM helpers and the views (timeline, state at an event,
- * request chart). Plain JavaScript served as text; every piece of data becomes a text node or an
+ * The inspector's browser script, part 1: DOM helpers and the views (event summaries, the event
+ * tree, state at an event, request chart). Plain JavaScript served as text; every piece of data becomes a text node or an
  * attribute value, never markup.
  */
 export const VIEWS_SCRIPT = String.raw`
@@ -69,7 +69,19 @@ function eventSummary(event) {
       return (data.origin === "initial" ? "initial deps: " : (data.toolName || "") + ": ") +
         (data.operations || []).map((op) => op.op + " " + op.key).join(", ");
     case "model_request":
-      return data.model + ", " + data.messageCount + " messages";
+      return data.model + (data.wire ? " via " + data.wire.api : "") + ", " + data.messageCount + " messages" + (data.stream ? ", streamed" : "");
+    case "tool_definitions":
+      return (data.tools || []).length + " tools: " + (data.tools || []).map((tool) => tool.name).join(", ");
+    case "model_retry":
+      return data.model + ": " + recordedError(data.error) + (data.retryAfterMs !== undefined ? " (retry-after)" : "");
+    case "model_fallback":
+      return recordedError(data.error);
+    case "model_stream_reset":
+      return data.model + " (" + data.reason + "): discarded " + partialSummary(data.discarded);
+    case "partial_response":
+      return data.model + ": " + partialSummary(data.output) + (data.error ? " · " + recordedError(data.error) : "");
+    case "run_paused":
+      return "waiting for " + (data.pending || []).map((item) => item.toolName + " " + item.toolCallId).join(", ");
     case "model_response":
       return data.model + ": " + (data.usage?.inputTokens ?? 0) + " in / " + (data.usage?.outputTokens ?? 0) + " out, " +
         Math.round(data.latencyMs ?? 0) + " ms";
@@ -87,6 +99,21 @@ function eventSummary(event) {
     default:
       return short(data, 80);
   }
+}
+
+function recordedError(error) {
+  if (!error) return "";
+  return (error.status ? error.status + " " : "") + error.code + ": " + short(error.message, 60);
+}
+
+function partialSummary(output) {
+  if (!output) return "nothing";
+  const calls = output.toolCalls || [];
+  const parts = [];
+  if (output.text) parts.push(short(output.text, 40));
+  if (output.reasoning) parts.push("reasoning " + output.reasoning.length + " chars");
+  if (calls.length > 0) parts.push(calls.length + " tool call(s), " + calls.filter((call) => !call.complete).length + " incomplete");
+  return parts.join(" · ") || "nothing";
 }
 
 function parentOf(event, calls) {
@@ -115,49 +142,6 @@ function eventTree(events) {
     }
   }
   return roots;
-}
-
-function renderEvent(node, view) {
-  const event = node.event;
-  const surface = SURFACE.has(event.type);
-  const kind = surface ? "surface" : "bookkeeping";
-  const selected = view.selectedSeq === event.seq;
-  const classes = ["event", kind, selected ? "selected" : "", view.fresh.has(event.seq) ? "fresh" : ""];
-  const childSession = event.data && typeof event.data.childSessionId === "string" ? event.data.childSessionId : undefined;
-  const details = el("details", { "data-seq": event.seq, open: view.open.has(event.seq) }, [
-    el("summary", { text: "JSON" }),
-    el("pre", { text: json(event) }),
-  ]);
-  details.addEventListener("toggle", () => (details.open ? view.open.add(event.seq) : view.open.delete(event.seq)));
-  return el("li", { className: classes.filter(Boolean).join(" "), "data-seq": event.seq, "data-type": event.type, "data-kind": kind }, [
-    el("div", { className: "row" }, [
-      el("button", {
-        type: "button", className: "select", "aria-pressed": selected ? "true" : "false",
-        "aria-label": "Event " + event.seq + ", " + kind + ", " + event.type, onclick: () => view.select(event.seq),
-      }, [
-        el("span", { className: "seq", text: "#" + event.seq }),
-        el("span", { className: "kind kind-" + kind, text: kind }),
-        el("span", { className: "etype", text: event.type }),
-        el("span", { className: "summary", text: eventSummary(event) }),
-      ]),
-      childSession && el("a", { className: "child-link", href: "#/s/" + encodeURIComponent(childSession), text: "child session " + childSession }),
-    ]),
-    details,
-    node.children.length > 0 && el("ol", { className: "children", "aria-label": "Nested in " + (event.data?.toolCallId || "#" + event.seq) },
-      node.children.map((child) => renderEvent(child, view))),
-  ]);
-}
-
-function renderTimeline(events, view) {
-  const list = el("ol", { className: "timeline", id: "timeline", "aria-label": "Timeline" }, eventTree(events).map((node) => renderEvent(node, view)));
-  list.addEventListener("keydown", (key) => {
-    if (key.key !== "ArrowDown" && key.key !== "ArrowUp") return;
-    const buttons = [...list.querySelectorAll("button.select")];
-    const index = buttons.indexOf(document.activeElement);
-    const next = buttons[index + (key.key === "ArrowDown" ? 1 : -1)];
-    if (next) { key.preventDefault(); next.focus(); next.click(); }
-  });
-  return list;
 }
 
 function childPath(path, key) {
@@ -210,6 +194,7 @@ function renderState(state) {
     el("h4", { text: "Deps change at this event" }),
     diffItems.length > 0 ? el("ul", { className: "diff", id: "diff", "aria-label": "Deps diff" }, diffItems)
       : el("p", { className: "muted", id: "diff", text: "No change to the deps." }),
+    state.operations && renderOperations(state.operations),
     el("h4", { text: "Deps" }),
     el("div", { className: "tree", id: "deps" }, [renderTree(state.deps, "", marks)]),
     el("h4", { text: "Messages (" + state.messages.length + ")" }),
