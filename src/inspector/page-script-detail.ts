@@ -145,7 +145,7 @@ function renderRequest(detail) {
 }
 
 function renderOperations(operations) {
-  const value = (present, item) => (present ? short(item, 200) : "(absent)");
+  const value = (present, item) => (present ? short(JSON.stringify(item) ?? "undefined", 200) : "(absent)");
   return el("table", { className: "ops", id: "operations", "aria-label": "Deps operations" }, [
     el("thead", {}, [el("tr", {}, ["Operation", "Key", "Before", "After"].map((text) => el("th", { text })))]),
     el("tbody", {}, operations.map((change) => el("tr", { "data-op": change.op, "data-key": change.key }, [
