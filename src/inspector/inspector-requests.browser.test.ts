@@ -61,7 +61,9 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
     await select(seqs.request);
     await page.locator("#request-system").waitFor();
     expect(await page.locator("#request-system").innerText()).toBe(`You are terse. ${INJECTION}`);
-    expect(await page.locator("#request-tools li").evaluateAll((items) => items.map((item) => item.dataset.tool))).toEqual(["lookup"]);
+    expect(
+      await page.locator("#request-tools li").evaluateAll((items) => items.map((item) => item.dataset.tool)),
+    ).toEqual(["lookup"]);
     expect(await field("wire")).toBe("openai-responses · gpt-4o");
     expect(await field("stream")).toBe("yes");
     expect(await field("temperature")).toBe("0.2");
@@ -70,7 +72,9 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
     expect(await field("output")).toBe("native JSON schema summary");
     expect(await field("responseId")).toBe("msg_01ABC");
     expect(await field("requestId")).toBe("req_42");
-    expect(JSON.parse(await page.locator("#request-provider-options").innerText())).toEqual({ openai: { reasoningEffort: "low" } });
+    expect(JSON.parse(await page.locator("#request-provider-options").innerText())).toEqual({
+      openai: { reasoningEffort: "low" },
+    });
     expect(await page.locator("#request-messages li").count()).toBe(1);
     expect(await page.locator("#request-messages li").textContent()).toBe(`userLook up milk ${INJECTION}`);
     await shot("request-as-sent.png");
@@ -81,7 +85,9 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
     // The second request saw the user message, the call and its result.
     await select(seqs.secondRequest);
     await expect.poll(() => page.locator("#request-messages li").count()).toBe(3);
-    expect(await page.locator("#request-messages li").evaluateAll((items) => items.map((item) => item.dataset.role))).toEqual(["user", "assistant", "tool"]);
+    expect(
+      await page.locator("#request-messages li").evaluateAll((items) => items.map((item) => item.dataset.role)),
+    ).toEqual(["user", "assistant", "tool"]);
     expect(await field("answered")).toBe("no response (failed)");
   });
 
@@ -99,7 +105,9 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
 
   it("marks retries, fallbacks and stream resets in the timeline (attempt, status, delay; from → to)", async () => {
     expect(await row(seqs.retry).locator(".badge").innerText()).toBe("retry 1 · 429 · wait 1.50 s");
-    expect(await row(seqs.fallback).locator(".badge").innerText()).toBe("fallback openai:gpt-4o → anthropic:claude-sonnet-4-5");
+    expect(await row(seqs.fallback).locator(".badge").innerText()).toBe(
+      "fallback openai:gpt-4o → anthropic:claude-sonnet-4-5",
+    );
     expect(await row(seqs.reset).locator(".badge").innerText()).toBe("stream reset");
     for (const seq of [seqs.retry, seqs.fallback, seqs.reset]) {
       expect(await row(seq).getAttribute("class")).toContain("notice-event");
@@ -155,7 +163,7 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
     await page.locator("#operations").waitFor();
     const table = await page
       .locator("#operations tbody tr")
-      .evaluateAll((rows) => rows.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+      .evaluateAll((rows) => rows.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent)));
     expect(table).toEqual([
       ["set", "count", "1", "2"],
       ["merge", "prefs", '{"theme":"light","lang":"en"}', '{"theme":"dark","lang":"en"}'],

@@ -257,6 +257,7 @@ async function openSession(sessionId, seq, callId) {
   }
   try {
     const detail = await api(sessionPath(sessionId));
+    const fetchMs = performance.now() - started;
     if (app.sessionId !== sessionId) {
       view.open = new Set();
       view.fresh = new Set();
@@ -269,7 +270,7 @@ async function openSession(sessionId, seq, callId) {
     view.selectedSeq = call ? call.seq : seq;
     if (call) view.hidden.delete("tool_call");
     renderSession();
-    requestAnimationFrame(() => timings.open.push({ sessionId, events: app.events.length, ms: performance.now() - started }));
+    requestAnimationFrame(() => timings.open.push({ sessionId, events: app.events.length, fetchMs, ms: performance.now() - started }));
     for (const link of document.querySelectorAll("#session-list a")) {
       link.setAttribute("aria-current", link.closest("li").dataset.session === sessionId ? "true" : "false");
     }

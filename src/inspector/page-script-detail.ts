@@ -3,7 +3,7 @@
  * request as the model saw it (system text, tools, settings, message window, wire), retries,
  * fallbacks, partial output, each deps operation's old → new value, and the run's failure or pause.
  */
-export const DETAIL_SCRIPT = String.raw`
+export const DETAIL_SCRIPT = `
 function field(label, value, id) {
   if (value === undefined || value === null || value === "") return undefined;
   return el("div", { className: "field", "data-field": id || label }, [el("span", { className: "label", text: label }), el("span", { className: "value", text: typeof value === "string" ? value : json(value) })]);
@@ -140,7 +140,7 @@ function renderRequest(detail) {
       el("details", {}, [el("summary", { text: "input schema" }), el("pre", { text: json(tool.inputSchema) })]),
     ]))),
     el("h4", { text: "Messages the model saw (" + request.messages.length + ")" }),
-    el("ol", { className: "messages", id: "request-messages" }, request.messages.map(renderMessage)),
+    renderMessages(request.messages, "request-messages"),
   ]);
 }
 

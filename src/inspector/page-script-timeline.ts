@@ -4,7 +4,7 @@
  * nested in full below `FULL_LIMIT` rows, windowed above it (only the rows in view are in the DOM, at
  * a fixed row height), so a session of 10,000 events renders and selects quickly.
  */
-export const TIMELINE_SCRIPT = String.raw`
+export const TIMELINE_SCRIPT = `
 const ROW_HEIGHT = 30;
 const FULL_LIMIT = 400;
 const OVERSCAN = 20;

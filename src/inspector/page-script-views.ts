@@ -180,6 +180,22 @@ function renderMessage(message) {
   return el("li", { "data-role": message.role }, [el("span", { className: "role", text: message.role }), text]);
 }
 
+const MESSAGES_SHOWN = 100;
+
+/** A list of messages; of a long one the last MESSAGES_SHOWN, with a button for the rest. */
+function renderMessages(messages, id) {
+  const list = el("ol", { className: "messages", id, start: Math.max(1, messages.length - MESSAGES_SHOWN + 1) },
+    messages.slice(-MESSAGES_SHOWN).map(renderMessage));
+  if (messages.length <= MESSAGES_SHOWN) return list;
+  const more = el("button", { type: "button", className: "more-messages", text: "Show the " + (messages.length - MESSAGES_SHOWN) + " earlier messages" });
+  more.addEventListener("click", () => {
+    list.setAttribute("start", "1");
+    list.replaceChildren(...messages.map(renderMessage));
+    more.remove();
+  });
+  return el("div", {}, [more, list]);
+}
+
 function renderState(state) {
   const marks = new Map();
   for (const path of state.diff.added) marks.set(path, "added");
@@ -198,13 +214,33 @@ function renderState(state) {
     el("h4", { text: "Deps" }),
     el("div", { className: "tree", id: "deps" }, [renderTree(state.deps, "", marks)]),
     el("h4", { text: "Messages (" + state.messages.length + ")" }),
-    el("ol", { className: "messages", id: "messages" }, state.messages.map(renderMessage)),
+    renderMessages(state.messages, "messages"),
   ]);
 }
 
 /** Tokens (stacked bars, input and output) and latency (a line on its own scale) per request. */
-function renderChart(requests) {
-  if (requests.length === 0) return el("p", { className: "muted", text: "No model requests yet." });
+const CHART_BARS = 200;
+
+/** Above CHART_BARS requests, each bar is the average of a run of consecutive requests. */
+function chartBuckets(requests) {
+  if (requests.length <= CHART_BARS) return requests;
+  const size = Math.ceil(requests.length / CHART_BARS);
+  const buckets = [];
+  for (let start = 0; start < requests.length; start += size) {
+    const group = requests.slice(start, start + size);
+    const mean = (key) => group.reduce((sum, request) => sum + request[key], 0) / group.length;
+    const priced = group.filter((request) => typeof request.cost === "number");
+    buckets.push({
+      seq: group[0].seq, inputTokens: Math.round(mean("inputTokens")), outputTokens: Math.round(mean("outputTokens")), latencyMs: mean("latencyMs"),
+      cost: priced.length === 0 ? undefined : priced.reduce((sum, request) => sum + request.cost, 0) / priced.length, count: group.length,
+    });
+  }
+  return buckets;
+}
+
+function renderChart(all) {
+  if (all.length === 0) return el("p", { className: "muted", text: "No model requests yet." });
+  const requests = chartBuckets(all);
   const width = 900, height = 180, left = 40, right = 48, top = 10, bottom = 22;
   const maxTokens = Math.max(1, ...requests.map((r) => r.inputTokens + r.outputTokens));
   const maxLatency = Math.max(1, ...requests.map((r) => r.latencyMs));
@@ -222,13 +258,14 @@ function renderChart(requests) {
     const x = left + slot * index + (slot - barWidth) / 2;
     const inputTop = y(request.inputTokens);
     const totalTop = y(request.inputTokens + request.outputTokens);
-    const label = "Request " + (index + 1) + " (event #" + request.seq + "): " + request.inputTokens + " input, " +
+    const label = (request.count ? "Average of " + request.count + " requests from " : "Request " + (index + 1) + " ") + "(event #" + request.seq + "): " + request.inputTokens + " input, " +
       request.outputTokens + " output tokens, " + request.latencyMs.toFixed(1) + " ms, " + formatCost(request.cost);
     parts.push(svg("g", { class: "bar", "data-seq": request.seq }, [
       svg("title", { text: label }),
       svg("rect", { x, y: inputTop, width: barWidth, height: height - bottom - inputTop, fill: "#1f6feb" }),
       svg("rect", { x, y: totalTop, width: barWidth, height: inputTop - totalTop, fill: "#8250df" }),
-      svg("text", { x: x + barWidth / 2, y: height - 8, "font-size": 10, "text-anchor": "middle", fill: "#59636e", text: String(index + 1) }),
+      (requests.length <= 50 || index % Math.ceil(requests.length / 25) === 0) &&
+        svg("text", { x: x + barWidth / 2, y: height - 8, "font-size": 10, "text-anchor": "middle", fill: "#59636e", text: String(index + 1) }),
     ]));
     points.push((x + barWidth / 2).toFixed(1) + "," + ly(request.latencyMs).toFixed(1));
   });
@@ -238,7 +275,7 @@ function renderChart(requests) {
     parts.push(svg("circle", { cx, cy, r: 3, fill: "#bc4c00" }));
   }
   return el("div", {}, [
-    svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "Tokens and latency of " + requests.length + " model requests" }, parts),
+    svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "Tokens and latency of " + all.length + " model requests" + (requests === all ? "" : ", " + requests.length + " bars of averages") }, parts),
     el("div", { className: "legend" }, [
       el("span", {}, [el("span", { className: "swatch", "data-color": "input" }), "input tokens"]),
       el("span", {}, [el("span", { className: "swatch", "data-color": "output" }), "output tokens"]),

@@ -130,7 +130,12 @@ export function sentSession(): { events: SessionEvent[]; seqs: SentSeqs } {
       { op: "delete", key: "draft" },
     ],
   });
-  const result = log.add(2764, "tool_result", { toolCallId: "t1", toolName: "lookup", result: "white", isError: false });
+  const result = log.add(2764, "tool_result", {
+    toolCallId: "t1",
+    toolName: "lookup",
+    result: "white",
+    isError: false,
+  });
   const secondRequest = log.add(2800, "model_request", {
     model: fallbackModel,
     iteration: 1,
@@ -191,7 +196,12 @@ export function pausedSession(): SessionEvent[] {
   log.add(0, "run_started", { runId: "p1", agent: "janitor", model: "openai:gpt-4o" });
   log.add(2, "user_message", { content: "Clean up" });
   log.add(3, "model_request", { model: "openai:gpt-4o", iteration: 0, messageCount: 1 });
-  log.add(400, "model_response", { model: "openai:gpt-4o", usage: usage(10, 5), finishReason: "tool-calls", latencyMs: 397 });
+  log.add(400, "model_response", {
+    model: "openai:gpt-4o",
+    usage: usage(10, 5),
+    finishReason: "tool-calls",
+    latencyMs: 397,
+  });
   log.add(401, "assistant_message", {
     content: [{ type: "tool-call", toolCallId: "d1", toolName: "delete_file", args: { path: "/tmp/x" } }],
   });
@@ -222,7 +232,11 @@ export function bigSession(count: number): SessionEvent[] {
       content: [{ type: "tool-call", toolCallId: id, toolName: "grind", args: { step } }],
     });
     log.add(time + 42, "tool_call", { toolCallId: id, toolName: "grind", args: { step } });
-    log.add(time + 45, "context_update", { toolCallId: id, toolName: "grind", operations: [{ op: "set", key: "step", value: step }] });
+    log.add(time + 45, "context_update", {
+      toolCallId: id,
+      toolName: "grind",
+      operations: [{ op: "set", key: "step", value: step }],
+    });
     log.add(time + 50, "tool_result", { toolCallId: id, toolName: "grind", result: `ground ${step}`, isError: false });
     time += 60;
   }
