@@ -94,10 +94,10 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
   it("shows each event's time since the run started and the durations of requests, calls and the run", async () => {
     expect(await row(seqs.retry).locator(".time").innerText()).toBe("+60 ms");
     expect(await row(seqs.response).locator(".time").innerText()).toBe("+2.51 s");
-    expect(await row(seqs.request).locator(".dur").innerText()).toBe("⏱ 2.50 s"); // request → response
-    expect(await row(seqs.response).locator(".dur").innerText()).toBe("⏱ 812 ms"); // its latency
-    expect(await row(seqs.call).locator(".dur").first().innerText()).toBe("⏱ 250 ms"); // call → result
-    expect(await row(1).locator(".dur").innerText()).toBe("⏱ 3.30 s"); // run_started → run_failed
+    expect(await row(seqs.request).locator(".dur").innerText()).toBe("Δ 2.50 s"); // request → response
+    expect(await row(seqs.response).locator(".dur").innerText()).toBe("Δ 812 ms"); // its latency
+    expect(await row(seqs.call).locator(".dur").first().innerText()).toBe("Δ 250 ms"); // call → result
+    expect(await row(1).locator(".dur").innerText()).toBe("Δ 3.30 s"); // run_started → run_failed
     await select(seqs.call);
     expect(await page.locator("#detail-duration").innerText()).toBe(" · until its result 250 ms");
     await shot("times-and-durations.png");

@@ -46,7 +46,8 @@ button:focus-visible, a:focus-visible { outline: 2px solid #0969da; outline-offs
 .event.bookkeeping > .row .select { background: #f6f8fa; color: #424a53; }
 .event.selected > .row .select { background: var(--sel); border-color: #54aeff; }
 .event.fresh > .row .select { box-shadow: 0 0 0 2px #7ee787; }
-.seq { font-variant-numeric: tabular-nums; color: var(--muted); min-width: 34px; }
+.seq { font-variant-numeric: tabular-nums; color: var(--muted); min-width: 34px; flex-shrink: 0; }
+.kind, .etype, .time, .dur, .badge { flex-shrink: 0; } .event .select { overflow: hidden; } .windowed .seq { min-width: 48px; }
 .kind { font-size: 10px; text-transform: uppercase; letter-spacing: .04em; padding: 0 4px; border-radius: 4px; color: #fff; }
 .kind-surface { background: var(--surface); } .kind-bookkeeping { background: var(--book); }
 .etype { font-weight: 600; font-family: ui-monospace, monospace; } .summary { color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -58,25 +58,24 @@ function renderPartial(output, title) {
 
 function renderNotice(event) {
   const data = event.data || {};
+  const notice = (fields, partial) => el("div", { className: "notice-detail", id: "notice-detail" }, [el("div", { className: "fields" }, fields), partial]);
   switch (event.type) {
     case "model_retry":
-      return el("div", { className: "notice-detail", id: "notice-detail" }, [
+      return notice([
         field("Model", data.model), field("Attempt", String(data.attempt)), field("Status", data.error?.status === undefined ? undefined : String(data.error.status)),
         field("Error", data.error && data.error.code + ": " + data.error.message), field("Delay", formatMs(data.delayMs)),
         field("Retry-after", data.retryAfterMs === undefined ? undefined : formatMs(data.retryAfterMs)),
       ]);
     case "model_fallback":
-      return el("div", { className: "notice-detail", id: "notice-detail" }, [
+      return notice([
         field("From → to", data.from + " → " + data.to, "route"), field("Error", data.error && (data.error.status ? data.error.status + " " : "") + data.error.code + ": " + data.error.message),
         field("Wire", data.wire && data.wire.api + " · " + data.wire.modelId),
       ]);
     case "model_stream_reset":
-      return el("div", { className: "notice-detail", id: "notice-detail" }, [field("Model", data.model), field("Reason", data.reason), renderPartial(data.discarded, "Discarded output")]);
+      return notice([field("Model", data.model), field("Reason", data.reason)], renderPartial(data.discarded, "Discarded output"));
     case "partial_response":
-      return el("div", { className: "notice-detail", id: "notice-detail" }, [
-        field("Model", data.model), field("Reason", data.reason), field("Error", data.error && data.error.code + ": " + data.error.message),
-        renderPartial(data.output, "Partial output (never sent back to the model)"),
-      ]);
+      return notice([field("Model", data.model), field("Reason", data.reason), field("Error", data.error && data.error.code + ": " + data.error.message)],
+        renderPartial(data.output, "Partial output (never sent back to the model)"));
     default:
       return undefined;
   }

@@ -93,7 +93,7 @@ function rowButton(event, view) {
     el("span", { className: "kind kind-" + kind, text: kind }),
     el("span", { className: "etype", text: event.type }),
     time && el("span", { className: "time", title: "since the run started", text: "+" + formatMs(time.rel) }),
-    time && time.dur !== undefined && el("span", { className: "dur", title: time.durLabel, text: "⏱ " + formatMs(time.dur) }),
+    time && time.dur !== undefined && el("span", { className: "dur", title: time.durLabel, text: "Δ " + formatMs(time.dur) }),
     noticeBadge(event),
     el("span", { className: "summary", text: eventSummary(event) }),
   ]);
