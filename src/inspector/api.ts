@@ -172,7 +172,18 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     if (seq === undefined) return problem(c, 400, "seq must be a non-negative integer");
     const events = await read(sessionId);
     if (events.length === 0 && !(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(stateAt(events, seq));
+    const lastText = c.req.query("lastMessages");
+    const last = lastText === undefined ? undefined : parseSeq(lastText);
+    if (lastText !== undefined && last === undefined) return problem(c, 400, "lastMessages must be a number");
+    const state = stateAt(events, seq);
+    // `lastMessages`: only the latest messages (the page shows those first); `messageCount` has them all.
+    if (last === undefined || state.messages.length <= last)
+      return c.json({ ...state, messageCount: state.messages.length });
+    return c.json({
+      ...state,
+      messages: state.messages.slice(state.messages.length - last),
+      messageCount: state.messages.length,
+    });
   });
 
   api.get("/sessions/:id/requests", async (c) => {

@@ -208,5 +208,7 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
     await shot("parent-call.png");
     expect(problems).toEqual([]);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    // Event data is text everywhere: no element came from it.
+    expect(await page.locator("#main img, #main script").count()).toBe(0);
   });
 });

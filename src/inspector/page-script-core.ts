@@ -155,6 +155,7 @@ function renderSession() {
 /** The filter chips and the timeline of the events they let through; keeps the selection. */
 function renderTimelinePanel() {
   const shown = view.hidden.size === 0 ? app.events : app.events.filter((event) => !view.hidden.has(event.type));
+  const scrolled = $("timeline-scroll")?.scrollTop;
   const count = shown.length === app.events.length ? app.events.length + " events" : shown.length + " of " + app.events.length + " events";
   $("timeline-panel").replaceChildren(
     el("h3", { id: "timeline-title", text: "Timeline (" + count + ")" }),
@@ -165,6 +166,8 @@ function renderTimelinePanel() {
     renderTimeline(shown, view),
   );
   if (view.timeline) {
+    // A re-render (live events, a filter) keeps the place the user scrolled to.
+    if (scrolled !== undefined) $("timeline-scroll").scrollTop = scrolled;
     view.timeline.draw(true);
     if (view.selectedSeq !== undefined) view.timeline.reveal(view.selectedSeq);
   }
@@ -172,9 +175,10 @@ function renderTimelinePanel() {
 
 async function loadState(seq) {
   try {
-    const state = await api(sessionPath(app.sessionId) + "/state?seq=" + seq);
+    const path = sessionPath(app.sessionId) + "/state?seq=" + seq;
+    const state = await api(path + "&lastMessages=" + MESSAGES_SHOWN);
     if (view.selectedSeq !== seq) return;
-    $("state-body").replaceWith(renderState(state));
+    $("state-body").replaceWith(renderState(state, async () => (await api(path)).messages));
   } catch (error) {
     notify("Could not load the state: " + error.message);
   }

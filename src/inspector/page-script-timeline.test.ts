@@ -58,6 +58,8 @@ describe("the timeline's times and durations", () => {
       },
       { seq: 4, at, type: "tool_result", data: { toolCallId: "t1", toolName: "run_code", result: 3, isError: false } },
     ] as SessionEvent[];
+    // A nested call's duration is the one its result records.
+    expect(page.eventTiming(nested).get(2)).toMatchObject({ dur: 1, durLabel: "until its result" });
     expect(page.flattenTree(page.eventTree(nested)).map((row) => [row.event.seq, row.depth])).toEqual([
       [1, 0],
       [2, 1],

@@ -182,21 +182,26 @@ function renderMessage(message) {
 
 const MESSAGES_SHOWN = 100;
 
-/** A list of messages; of a long one the last MESSAGES_SHOWN, with a button for the rest. */
-function renderMessages(messages, id) {
-  const list = el("ol", { className: "messages", id, start: Math.max(1, messages.length - MESSAGES_SHOWN + 1) },
+/**
+ * A list of messages; of a long one the last MESSAGES_SHOWN, with a button for the rest (total
+ * when only the last ones were fetched; loadAll then fetches them all).
+ */
+function renderMessages(messages, id, total, loadAll) {
+  const count = total ?? messages.length;
+  const list = el("ol", { className: "messages", id, start: Math.max(1, count - MESSAGES_SHOWN + 1) },
     messages.slice(-MESSAGES_SHOWN).map(renderMessage));
-  if (messages.length <= MESSAGES_SHOWN) return list;
-  const more = el("button", { type: "button", className: "more-messages", text: "Show the " + (messages.length - MESSAGES_SHOWN) + " earlier messages" });
-  more.addEventListener("click", () => {
+  if (count <= MESSAGES_SHOWN) return list;
+  const more = el("button", { type: "button", className: "more-messages", text: "Show the " + (count - MESSAGES_SHOWN) + " earlier messages" });
+  more.addEventListener("click", async () => {
+    const all = messages.length >= count || !loadAll ? messages : await loadAll();
     list.setAttribute("start", "1");
-    list.replaceChildren(...messages.map(renderMessage));
+    list.replaceChildren(...all.map(renderMessage));
     more.remove();
   });
   return el("div", {}, [more, list]);
 }
 
-function renderState(state) {
+function renderState(state, loadAll) {
   const marks = new Map();
   for (const path of state.diff.added) marks.set(path, "added");
   for (const path of state.diff.changed) marks.set(path, "changed");
@@ -213,8 +218,8 @@ function renderState(state) {
     state.operations && renderOperations(state.operations),
     el("h4", { text: "Deps" }),
     el("div", { className: "tree", id: "deps" }, [renderTree(state.deps, "", marks)]),
-    el("h4", { text: "Messages (" + state.messages.length + ")" }),
-    renderMessages(state.messages, "messages"),
+    el("h4", { text: "Messages (" + (state.messageCount ?? state.messages.length) + ")" }),
+    renderMessages(state.messages, "messages", state.messageCount, loadAll),
   ]);
 }
 

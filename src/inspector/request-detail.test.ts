@@ -67,5 +67,9 @@ describe("the request detail and the deps changes the inspector shows", () => {
     expect((await api.request(`/sessions/sent/requests/${seqs.call}`)).status).toBe(400);
     expect((await api.request("/sessions/sent/requests/x")).status).toBe(400);
     expect((await api.request("/sessions/nope/requests/1")).status).toBe(404);
+    // The state at an event can carry only its latest messages, with the count of all.
+    const state = await (await api.request(`/sessions/sent/state?seq=${seqs.result}&lastMessages=1`)).json();
+    expect(state).toMatchObject({ messageCount: 3, messages: [{ role: "tool" }] });
+    expect((await api.request(`/sessions/sent/state?seq=${seqs.result}&lastMessages=x`)).status).toBe(400);
   });
 });
