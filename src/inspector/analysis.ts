@@ -4,6 +4,7 @@
  * latency, and usage and cost totals. Pure functions over events read through the public API.
  */
 import {
+  type DepsOperation,
   isPlainObject,
   isSurfaceType,
   type Message,
@@ -15,6 +16,7 @@ import {
   type Usage,
 } from "../index.js";
 import { costOf } from "./pricing.js";
+import { type OperationChange, operationChanges } from "./request-detail.js";
 
 /** Which paths of the deps an event added, removed or changed (`todos[1]`, `prefs.theme.color`). */
 export interface DepsDiff {
@@ -31,6 +33,8 @@ export interface StateAtSeq {
   /** The deps at the event before (`seq - 1`; empty at the first event). */
   readonly previousDeps: Record<string, unknown>;
   readonly diff: DepsDiff;
+  /** At a `context_update`: each operation with the old and new value of its key. */
+  readonly operations?: OperationChange[];
   /** Set when the deps could not be rebuilt from the log (a malformed update). */
   readonly error?: string;
 }
@@ -85,12 +89,18 @@ export function stateAt(events: readonly SessionEvent[], seq: number): StateAtSe
   const now = depsOf(prefix);
   const previous = depsOf(before);
   const error = now.error ?? previous.error;
+  const event = prefix.at(-1);
+  const operations =
+    event?.seq === seq && event.type === "context_update" && error === undefined
+      ? operationChanges(previous.deps, (event.data as { operations: readonly DepsOperation[] }).operations)
+      : undefined;
   return {
     seq,
     messages: projectMessages(prefix),
     deps: now.deps,
     previousDeps: previous.deps,
     diff: diffDeps(previous.deps, now.deps),
+    ...(operations === undefined ? {} : { operations }),
     ...(error === undefined ? {} : { error }),
   };
 }

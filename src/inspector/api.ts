@@ -26,6 +26,8 @@ import {
   sessionUsage,
 } from "../index.js";
 import { requestStats, sessionTotals, stateAt } from "./analysis.js";
+import { EventCache } from "./event-cache.js";
+import { requestDetail } from "./request-detail.js";
 
 /** What the API needs besides the store. */
 export interface InspectorApiOptions {
@@ -110,6 +112,9 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
   const { store } = options;
   const pollMs = options.pollMs ?? 250;
   const api = new Hono();
+  // What the pages show reads through the cache; approvals read the store itself.
+  const cache = new EventCache(store);
+  const read = (sessionId: string) => cache.read(sessionId);
 
   api.onError((error, c) => {
     const status = errorStatus(error);
@@ -141,7 +146,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
       limit,
     });
     const sessions = await Promise.all(
-      page.sessions.map(async (summary) => sessionView(store, summary, await store.read(summary.sessionId))),
+      page.sessions.map(async (summary) => sessionView(store, summary, await read(summary.sessionId))),
     );
     return c.json({ sessions, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
   });
@@ -150,7 +155,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const sessionId = c.req.param("id");
     const summary = await store.get(sessionId);
     if (summary === undefined) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(await sessionDetail(store, summary, await store.read(sessionId)));
+    return c.json(await sessionDetail(store, summary, await read(sessionId)));
   });
 
   api.get("/sessions/:id/events", async (c) => {
@@ -165,21 +170,42 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const sessionId = c.req.param("id");
     const seq = parseSeq(c.req.query("seq"));
     if (seq === undefined) return problem(c, 400, "seq must be a non-negative integer");
-    const events = await store.read(sessionId);
+    const events = await read(sessionId);
     if (events.length === 0 && !(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(stateAt(events, seq));
+    const lastText = c.req.query("lastMessages");
+    const last = lastText === undefined ? undefined : parseSeq(lastText);
+    if (lastText !== undefined && last === undefined) return problem(c, 400, "lastMessages must be a number");
+    const state = stateAt(events, seq);
+    // `lastMessages`: only the latest messages (the page shows those first); `messageCount` has them all.
+    if (last === undefined || state.messages.length <= last)
+      return c.json({ ...state, messageCount: state.messages.length });
+    return c.json({
+      ...state,
+      messages: state.messages.slice(state.messages.length - last),
+      messageCount: state.messages.length,
+    });
   });
 
   api.get("/sessions/:id/requests", async (c) => {
     const sessionId = c.req.param("id");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json({ requests: requestStats(await store.read(sessionId)) });
+    return c.json({ requests: requestStats(await read(sessionId)) });
+  });
+
+  // The request recorded at a model_request (or model_fallback) event, as the model was sent it.
+  api.get("/sessions/:id/requests/:seq", async (c) => {
+    const sessionId = c.req.param("id");
+    const seq = parseSeq(c.req.param("seq"));
+    if (seq === undefined) return problem(c, 400, "seq must be a non-negative integer");
+    const events = await read(sessionId);
+    if (events.length === 0 && !(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
+    return c.json(requestDetail(events, seq));
   });
 
   api.get("/sessions/:id/usage", async (c) => {
     const sessionId = c.req.param("id");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json(await totalsOf(store, sessionId, await store.read(sessionId)));
+    return c.json(await totalsOf(store, sessionId, await read(sessionId)));
   });
 
   api.get("/sessions/:id/stream", async (c) => {
@@ -198,7 +224,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
           if (fresh.length > 0) {
             after = fresh.at(-1)?.seq ?? after;
             const summary = await store.get(sessionId);
-            const events = await store.read(sessionId);
+            const events = await read(sessionId);
             const detail = summary === undefined ? undefined : await sessionDetail(store, summary, events);
             await stream.writeSSE({
               event: "events",

@@ -46,7 +46,8 @@ button:focus-visible, a:focus-visible { outline: 2px solid #0969da; outline-offs
 .event.bookkeeping > .row .select { background: #f6f8fa; color: #424a53; }
 .event.selected > .row .select { background: var(--sel); border-color: #54aeff; }
 .event.fresh > .row .select { box-shadow: 0 0 0 2px #7ee787; }
-.seq { font-variant-numeric: tabular-nums; color: var(--muted); min-width: 34px; }
+.seq { font-variant-numeric: tabular-nums; color: var(--muted); min-width: 34px; flex-shrink: 0; }
+.kind, .etype, .time, .dur, .badge { flex-shrink: 0; } .event .select { overflow: hidden; } .windowed .seq { min-width: 48px; }
 .kind { font-size: 10px; text-transform: uppercase; letter-spacing: .04em; padding: 0 4px; border-radius: 4px; color: #fff; }
 .kind-surface { background: var(--surface); } .kind-bookkeeping { background: var(--book); }
 .etype { font-weight: 600; font-family: ui-monospace, monospace; } .summary { color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -68,4 +69,25 @@ pre { margin: 4px 0; padding: 6px; background: #f6f8fa; border-radius: 6px; over
 .swatch[data-color="input"] { background: #1f6feb; } .swatch[data-color="output"] { background: #8250df; }
 .swatch[data-color="latency"] { background: #bc4c00; } .notice-inline { color: #cf222e; }
 h4 { margin: 8px 0 2px; font-size: 12px; color: var(--muted); text-transform: uppercase; }
+.time, .dur { font-size: 11px; color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; } .dur { color: #8250df; }
+.badge { font-size: 11px; padding: 0 6px; border-radius: 10px; white-space: nowrap; border: 1px solid currentColor; }
+.badge-retry { color: #9a6700; background: #fff8c5; } .badge-fallback { color: #bc4c00; background: #fff1e5; }
+.badge-reset, .badge-partial, .badge-incomplete { color: #8250df; background: #fbefff; } .badge-complete { color: #1a7f37; }
+.badge-failed { color: #cf222e; background: #ffebe9; } .badge-paused { color: #9a6700; background: #fff8c5; }
+.event.notice-event > .row .select { border-left-color: #bc4c00; }
+.banner { border-radius: 8px; padding: 8px 12px; margin: 8px 0; border: 1px solid; }
+.banner-failed { background: #ffebe9; border-color: #cf222e; color: #82071e; } .banner-paused { background: #fff8c5; border-color: #d4a72c; }
+.banner ul { margin: 4px 0 0; padding-left: 18px; } .code { font-family: ui-monospace, monospace; font-weight: 600; }
+.type-filter { display: flex; flex-wrap: wrap; gap: 4px; margin: 0 0 6px; }
+.chip { font-size: 11px; padding: 1px 8px; border-radius: 12px; font-family: ui-monospace, monospace; }
+.chip[aria-pressed="true"] { background: var(--sel); border-color: #54aeff; } .chip[aria-pressed="false"] { color: var(--muted); text-decoration: line-through; }
+.timeline-scroll { height: 70vh; overflow: auto; position: relative; border: 1px solid var(--line); border-radius: 6px; }
+.window-inner { position: relative; } .timeline.windowed { position: absolute; top: 0; left: 0; right: 0; will-change: transform; }
+.timeline.windowed .event { height: 30px; margin: 0; overflow: hidden; } .timeline.windowed .event > .row { height: 28px; }
+.fields { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; font-size: 12px; }
+.field { display: contents; } .field .label { color: var(--muted); } .field .value { font-family: ui-monospace, monospace; word-break: break-word; white-space: pre-wrap; }
+.event-meta { font-size: 12px; margin-bottom: 4px; } .tools { margin: 0; padding-left: 16px; font-size: 12px; }
+.partial-calls { list-style: none; padding: 0; margin: 4px 0; font-size: 12px; } .partial-calls li.incomplete { border-left: 3px dashed #8250df; padding-left: 6px; }
+.ops { border-collapse: collapse; font-size: 12px; width: 100%; margin: 4px 0; } .ops th, .ops td { border: 1px solid var(--line); padding: 2px 6px; text-align: left; vertical-align: top; }
+.ops td.before { background: var(--del); font-family: ui-monospace, monospace; word-break: break-all; } .ops td.after { background: var(--add); font-family: ui-monospace, monospace; word-break: break-all; }
 `;

@@ -1,13 +1,15 @@
 /**
- * The inspector's browser script, part 2: API calls, the sessions list, routing, the session view,
- * live updates (EventSource), approvals and forks.
+ * The inspector's browser script, the wiring: API calls, the sessions list, routing, the session
+ * view, selection, live updates (EventSource), approvals and forks.
  */
 import { MAX_IDENTIFIER_LENGTH } from "../index.js";
 
 export const CORE_SCRIPT = String.raw`
 const $ = (id) => document.getElementById(id);
 const app = { sessionId: undefined, session: undefined, events: [], source: undefined, cursor: undefined };
-const view = { selectedSeq: undefined, open: new Set(), fresh: new Set(), select: (seq) => selectEvent(seq) };
+const view = { selectedSeq: undefined, open: new Set(), fresh: new Set(), hidden: new Set(), timing: new Map(), select: (seq) => selectEvent(seq) };
+// Measured in the page (performance.now): opening a session until its timeline is on screen, and a selection.
+const timings = (window.__nousTimings = { open: [], select: [] });
 
 async function api(path, init) {
   const response = await fetch("/api" + path, { credentials: "same-origin", ...init });
@@ -64,6 +66,7 @@ function renderHead(session) {
     el("div", { className: "meta" }, [
       el("span", { className: "status status-" + session.status, id: "session-status", "data-status": session.status, text: session.status.replace("_", " ") }),
       " " + [session.agent && "agent " + session.agent, session.model && "model " + session.model].filter(Boolean).join(" · "),
+      parentRun() && el("span", {}, [" · sub-agent of ", el("a", { id: "parent-link", href: parentCallHref(parentRun().data), text: parentRun().data.parentSessionId + (parentRun().data.parentToolCallId ? ", call " + parentRun().data.parentToolCallId : "") })]),
       session.parentSessionId && el("span", {}, [" · forked from ", el("a", { href: "#/s/" + encodeURIComponent(session.parentSessionId), text: session.parentSessionId }), " at #" + session.forkedAtSeq]),
     ]),
     el("div", { className: "totals", id: "totals" }, [
@@ -119,8 +122,13 @@ function renderApprovals(session) {
   ]);
 }
 
+function parentRun() {
+  return app.events.find((event) => event.type === "run_started" && typeof event.data?.parentSessionId === "string");
+}
+
 function renderSession() {
   const session = app.session;
+  view.timing = eventTiming(app.events);
   const stateHead = el("div", { className: "state-head" }, [
     el("h3", { id: "state-title", text: view.selectedSeq === undefined ? "State" : "State at event #" + view.selectedSeq }),
     el("button", { type: "button", id: "fork", disabled: view.selectedSeq === undefined, "aria-label": "Fork the session at the selected event", text: "Fork at this event", onclick: forkHere }),
@@ -128,40 +136,89 @@ function renderSession() {
   const main = $("main");
   main.replaceChildren(
     renderHead(session),
+    renderRunBanner(app.events),
     renderApprovals(session),
     el("section", { className: "panel chart", id: "chart", "aria-label": "Tokens and latency per request" }, [el("h3", { text: "Tokens and latency per request" }), renderChart(session.requests)]),
     el("div", { className: "split" }, [
-      el("section", { className: "panel", "aria-label": "Events" }, [el("h3", { text: "Timeline (" + app.events.length + " events)" }), renderTimeline(app.events, view)]),
+      el("section", { className: "panel", id: "timeline-panel", "aria-label": "Events" }),
       el("section", { className: "panel state", id: "state", "aria-label": "State at the selected event" }, [
         stateHead,
+        el("div", { id: "event-detail" }),
         view.selectedSeq === undefined ? el("p", { className: "muted", id: "state-body", text: "Select an event to see the messages and deps at that point." }) : el("div", { id: "state-body" }),
       ]),
     ]),
   );
-  if (view.selectedSeq !== undefined) loadState(view.selectedSeq);
+  renderTimelinePanel();
+  if (view.selectedSeq !== undefined) selectEvent(view.selectedSeq);
+}
+
+/** The filter chips and the timeline of the events they let through; keeps the selection. */
+function renderTimelinePanel() {
+  const shown = view.hidden.size === 0 ? app.events : app.events.filter((event) => !view.hidden.has(event.type));
+  const scrolled = $("timeline-scroll")?.scrollTop;
+  const count = shown.length === app.events.length ? app.events.length + " events" : shown.length + " of " + app.events.length + " events";
+  $("timeline-panel").replaceChildren(
+    el("h3", { id: "timeline-title", text: "Timeline (" + count + ")" }),
+    renderTypeFilter(app.events, view, () => {
+      renderTimelinePanel();
+      if (view.selectedSeq !== undefined) showDetail(view.selectedSeq);
+    }),
+    renderTimeline(shown, view),
+  );
+  if (view.timeline) {
+    // A re-render (live events, a filter) keeps the place the user scrolled to.
+    if (scrolled !== undefined) $("timeline-scroll").scrollTop = scrolled;
+    view.timeline.draw(true);
+    if (view.selectedSeq !== undefined) view.timeline.reveal(view.selectedSeq);
+  }
 }
 
 async function loadState(seq) {
   try {
-    const state = await api(sessionPath(app.sessionId) + "/state?seq=" + seq);
+    const path = sessionPath(app.sessionId) + "/state?seq=" + seq;
+    const state = await api(path + "&lastMessages=" + MESSAGES_SHOWN);
     if (view.selectedSeq !== seq) return;
-    $("state-body").replaceWith(renderState(state));
+    $("state-body").replaceWith(renderState(state, async () => (await api(path)).messages));
   } catch (error) {
     notify("Could not load the state: " + error.message);
   }
 }
 
+async function loadRequest(seq) {
+  try {
+    const detail = await api(sessionPath(app.sessionId) + "/requests/" + seq);
+    if (view.selectedSeq !== seq || !$("request-detail")) return;
+    $("request-detail").replaceWith(renderRequest(detail));
+  } catch (error) {
+    if (view.selectedSeq === seq && $("request-detail")) $("request-detail").replaceWith(el("p", { id: "request-detail", className: "notice-inline", text: "Could not resolve the request: " + error.message }));
+  }
+}
+
+function showDetail(seq) {
+  const event = app.events.find((item) => item.seq === seq);
+  if (!event || !$("event-detail")) return;
+  $("event-detail").replaceWith(renderEventDetail(event, view));
+  if (event.type === "model_request" || event.type === "model_fallback") loadRequest(seq);
+}
+
 function selectEvent(seq) {
+  const started = performance.now();
   view.selectedSeq = seq;
   for (const item of document.querySelectorAll("#timeline .event")) {
     const on = Number(item.dataset.seq) === seq;
     item.classList.toggle("selected", on);
     item.querySelector(":scope > .row .select").setAttribute("aria-pressed", on ? "true" : "false");
   }
+  if (view.timeline) view.timeline.reveal(seq);
   $("state-title").textContent = "State at event #" + seq;
   $("fork").disabled = false;
   history.replaceState(null, "", "#/s/" + encodeURIComponent(app.sessionId) + "/e/" + seq);
-  loadState(seq);
+  showDetail(seq);
+  timings.select.push({ seq, ms: performance.now() - started });
+  loadState(seq).then(() => {
+    const last = timings.select.at(-1);
+    if (last && last.seq === seq) last.withStateMs = performance.now() - started;
+  });
 }
 
 async function forkHere() {
@@ -195,7 +252,8 @@ function follow(sessionId, after) {
   });
 }
 
-async function openSession(sessionId, seq) {
+async function openSession(sessionId, seq, callId) {
+  const started = performance.now();
   if (sessionId.length > ${MAX_IDENTIFIER_LENGTH}) {
     // No store holds such an id; asking for it would only meet the server's header limit (431).
     notify("Invalid session id: it is " + sessionId.length + " characters long; at most ${MAX_IDENTIFIER_LENGTH} are allowed");
@@ -203,15 +261,20 @@ async function openSession(sessionId, seq) {
   }
   try {
     const detail = await api(sessionPath(sessionId));
+    const fetchMs = performance.now() - started;
     if (app.sessionId !== sessionId) {
       view.open = new Set();
       view.fresh = new Set();
+      view.hidden = new Set();
     }
     app.sessionId = sessionId;
     app.events = detail.events;
     app.session = detail;
-    view.selectedSeq = seq;
+    const call = callId === undefined ? undefined : app.events.find((event) => event.type === "tool_call" && event.data?.toolCallId === callId);
+    view.selectedSeq = call ? call.seq : seq;
+    if (call) view.hidden.delete("tool_call");
     renderSession();
+    requestAnimationFrame(() => timings.open.push({ sessionId, events: app.events.length, fetchMs, ms: performance.now() - started }));
     for (const link of document.querySelectorAll("#session-list a")) {
       link.setAttribute("aria-current", link.closest("li").dataset.session === sessionId ? "true" : "false");
     }
@@ -222,7 +285,7 @@ async function openSession(sessionId, seq) {
 }
 
 function route() {
-  const match = location.hash.match(/^#\/s\/([^/]+)(?:\/e\/(\d+))?$/);
+  const match = location.hash.match(/^#\/s\/([^/]+)(?:\/e\/(\d+)|\/call\/([^/]+))?$/);
   if (!match) {
     if (app.source) app.source.close();
     app.sessionId = undefined;
@@ -236,7 +299,7 @@ function route() {
     if (seq !== view.selectedSeq) selectEvent(seq);
     return;
   }
-  openSession(sessionId, seq);
+  openSession(sessionId, seq, match[3] === undefined ? undefined : decodeURIComponent(match[3]));
 }
 
 let searchTimer;

@@ -1,6 +1,6 @@
 /**
- * The inspector's browser script, part 1: DOM helpers and the views (timeline, state at an event,
- * request chart). Plain JavaScript served as text; every piece of data becomes a text node or an
+ * The inspector's browser script, part 1: DOM helpers and the views (event summaries, the event
+ * tree, state at an event, request chart). Plain JavaScript served as text; every piece of data becomes a text node or an
  * attribute value, never markup.
  */
 export const VIEWS_SCRIPT = String.raw`
@@ -69,7 +69,19 @@ function eventSummary(event) {
       return (data.origin === "initial" ? "initial deps: " : (data.toolName || "") + ": ") +
         (data.operations || []).map((op) => op.op + " " + op.key).join(", ");
     case "model_request":
-      return data.model + ", " + data.messageCount + " messages";
+      return data.model + (data.wire ? " via " + data.wire.api : "") + ", " + data.messageCount + " messages" + (data.stream ? ", streamed" : "");
+    case "tool_definitions":
+      return (data.tools || []).length + " tools: " + (data.tools || []).map((tool) => tool.name).join(", ");
+    case "model_retry":
+      return data.model + ": " + recordedError(data.error) + (data.retryAfterMs !== undefined ? " (retry-after)" : "");
+    case "model_fallback":
+      return recordedError(data.error);
+    case "model_stream_reset":
+      return data.model + " (" + data.reason + "): discarded " + partialSummary(data.discarded);
+    case "partial_response":
+      return data.model + ": " + partialSummary(data.output) + (data.error ? " · " + recordedError(data.error) : "");
+    case "run_paused":
+      return "waiting for " + (data.pending || []).map((item) => item.toolName + " " + item.toolCallId).join(", ");
     case "model_response":
       return data.model + ": " + (data.usage?.inputTokens ?? 0) + " in / " + (data.usage?.outputTokens ?? 0) + " out, " +
         Math.round(data.latencyMs ?? 0) + " ms";
@@ -87,6 +99,21 @@ function eventSummary(event) {
     default:
       return short(data, 80);
   }
+}
+
+function recordedError(error) {
+  if (!error) return "";
+  return (error.status ? error.status + " " : "") + error.code + ": " + short(error.message, 60);
+}
+
+function partialSummary(output) {
+  if (!output) return "nothing";
+  const calls = output.toolCalls || [];
+  const parts = [];
+  if (output.text) parts.push(short(output.text, 40));
+  if (output.reasoning) parts.push("reasoning " + output.reasoning.length + " chars");
+  if (calls.length > 0) parts.push(calls.length + " tool call(s), " + calls.filter((call) => !call.complete).length + " incomplete");
+  return parts.join(" · ") || "nothing";
 }
 
 function parentOf(event, calls) {
@@ -115,49 +142,6 @@ function eventTree(events) {
     }
   }
   return roots;
-}
-
-function renderEvent(node, view) {
-  const event = node.event;
-  const surface = SURFACE.has(event.type);
-  const kind = surface ? "surface" : "bookkeeping";
-  const selected = view.selectedSeq === event.seq;
-  const classes = ["event", kind, selected ? "selected" : "", view.fresh.has(event.seq) ? "fresh" : ""];
-  const childSession = event.data && typeof event.data.childSessionId === "string" ? event.data.childSessionId : undefined;
-  const details = el("details", { "data-seq": event.seq, open: view.open.has(event.seq) }, [
-    el("summary", { text: "JSON" }),
-    el("pre", { text: json(event) }),
-  ]);
-  details.addEventListener("toggle", () => (details.open ? view.open.add(event.seq) : view.open.delete(event.seq)));
-  return el("li", { className: classes.filter(Boolean).join(" "), "data-seq": event.seq, "data-type": event.type, "data-kind": kind }, [
-    el("div", { className: "row" }, [
-      el("button", {
-        type: "button", className: "select", "aria-pressed": selected ? "true" : "false",
-        "aria-label": "Event " + event.seq + ", " + kind + ", " + event.type, onclick: () => view.select(event.seq),
-      }, [
-        el("span", { className: "seq", text: "#" + event.seq }),
-        el("span", { className: "kind kind-" + kind, text: kind }),
-        el("span", { className: "etype", text: event.type }),
-        el("span", { className: "summary", text: eventSummary(event) }),
-      ]),
-      childSession && el("a", { className: "child-link", href: "#/s/" + encodeURIComponent(childSession), text: "child session " + childSession }),
-    ]),
-    details,
-    node.children.length > 0 && el("ol", { className: "children", "aria-label": "Nested in " + (event.data?.toolCallId || "#" + event.seq) },
-      node.children.map((child) => renderEvent(child, view))),
-  ]);
-}
-
-function renderTimeline(events, view) {
-  const list = el("ol", { className: "timeline", id: "timeline", "aria-label": "Timeline" }, eventTree(events).map((node) => renderEvent(node, view)));
-  list.addEventListener("keydown", (key) => {
-    if (key.key !== "ArrowDown" && key.key !== "ArrowUp") return;
-    const buttons = [...list.querySelectorAll("button.select")];
-    const index = buttons.indexOf(document.activeElement);
-    const next = buttons[index + (key.key === "ArrowDown" ? 1 : -1)];
-    if (next) { key.preventDefault(); next.focus(); next.click(); }
-  });
-  return list;
 }
 
 function childPath(path, key) {
@@ -196,7 +180,28 @@ function renderMessage(message) {
   return el("li", { "data-role": message.role }, [el("span", { className: "role", text: message.role }), text]);
 }
 
-function renderState(state) {
+const MESSAGES_SHOWN = 100;
+
+/**
+ * A list of messages; of a long one the last MESSAGES_SHOWN, with a button for the rest (total
+ * when only the last ones were fetched; loadAll then fetches them all).
+ */
+function renderMessages(messages, id, total, loadAll) {
+  const count = total ?? messages.length;
+  const list = el("ol", { className: "messages", id, start: Math.max(1, count - MESSAGES_SHOWN + 1) },
+    messages.slice(-MESSAGES_SHOWN).map(renderMessage));
+  if (count <= MESSAGES_SHOWN) return list;
+  const more = el("button", { type: "button", className: "more-messages", text: "Show the " + (count - MESSAGES_SHOWN) + " earlier messages" });
+  more.addEventListener("click", async () => {
+    const all = messages.length >= count || !loadAll ? messages : await loadAll();
+    list.setAttribute("start", "1");
+    list.replaceChildren(...all.map(renderMessage));
+    more.remove();
+  });
+  return el("div", {}, [more, list]);
+}
+
+function renderState(state, loadAll) {
   const marks = new Map();
   for (const path of state.diff.added) marks.set(path, "added");
   for (const path of state.diff.changed) marks.set(path, "changed");
@@ -210,16 +215,37 @@ function renderState(state) {
     el("h4", { text: "Deps change at this event" }),
     diffItems.length > 0 ? el("ul", { className: "diff", id: "diff", "aria-label": "Deps diff" }, diffItems)
       : el("p", { className: "muted", id: "diff", text: "No change to the deps." }),
+    state.operations && renderOperations(state.operations),
     el("h4", { text: "Deps" }),
     el("div", { className: "tree", id: "deps" }, [renderTree(state.deps, "", marks)]),
-    el("h4", { text: "Messages (" + state.messages.length + ")" }),
-    el("ol", { className: "messages", id: "messages" }, state.messages.map(renderMessage)),
+    el("h4", { text: "Messages (" + (state.messageCount ?? state.messages.length) + ")" }),
+    renderMessages(state.messages, "messages", state.messageCount, loadAll),
   ]);
 }
 
 /** Tokens (stacked bars, input and output) and latency (a line on its own scale) per request. */
-function renderChart(requests) {
-  if (requests.length === 0) return el("p", { className: "muted", text: "No model requests yet." });
+const CHART_BARS = 200;
+
+/** Above CHART_BARS requests, each bar is the average of a run of consecutive requests. */
+function chartBuckets(requests) {
+  if (requests.length <= CHART_BARS) return requests;
+  const size = Math.ceil(requests.length / CHART_BARS);
+  const buckets = [];
+  for (let start = 0; start < requests.length; start += size) {
+    const group = requests.slice(start, start + size);
+    const mean = (key) => group.reduce((sum, request) => sum + request[key], 0) / group.length;
+    const priced = group.filter((request) => typeof request.cost === "number");
+    buckets.push({
+      seq: group[0].seq, inputTokens: Math.round(mean("inputTokens")), outputTokens: Math.round(mean("outputTokens")), latencyMs: mean("latencyMs"),
+      cost: priced.length === 0 ? undefined : priced.reduce((sum, request) => sum + request.cost, 0) / priced.length, count: group.length,
+    });
+  }
+  return buckets;
+}
+
+function renderChart(all) {
+  if (all.length === 0) return el("p", { className: "muted", text: "No model requests yet." });
+  const requests = chartBuckets(all);
   const width = 900, height = 180, left = 40, right = 48, top = 10, bottom = 22;
   const maxTokens = Math.max(1, ...requests.map((r) => r.inputTokens + r.outputTokens));
   const maxLatency = Math.max(1, ...requests.map((r) => r.latencyMs));
@@ -237,13 +263,14 @@ function renderChart(requests) {
     const x = left + slot * index + (slot - barWidth) / 2;
     const inputTop = y(request.inputTokens);
     const totalTop = y(request.inputTokens + request.outputTokens);
-    const label = "Request " + (index + 1) + " (event #" + request.seq + "): " + request.inputTokens + " input, " +
+    const label = (request.count ? "Average of " + request.count + " requests from " : "Request " + (index + 1) + " ") + "(event #" + request.seq + "): " + request.inputTokens + " input, " +
       request.outputTokens + " output tokens, " + request.latencyMs.toFixed(1) + " ms, " + formatCost(request.cost);
     parts.push(svg("g", { class: "bar", "data-seq": request.seq }, [
       svg("title", { text: label }),
       svg("rect", { x, y: inputTop, width: barWidth, height: height - bottom - inputTop, fill: "#1f6feb" }),
       svg("rect", { x, y: totalTop, width: barWidth, height: inputTop - totalTop, fill: "#8250df" }),
-      svg("text", { x: x + barWidth / 2, y: height - 8, "font-size": 10, "text-anchor": "middle", fill: "#59636e", text: String(index + 1) }),
+      (requests.length <= 50 || index % Math.ceil(requests.length / 25) === 0) &&
+        svg("text", { x: x + barWidth / 2, y: height - 8, "font-size": 10, "text-anchor": "middle", fill: "#59636e", text: String(index + 1) }),
     ]));
     points.push((x + barWidth / 2).toFixed(1) + "," + ly(request.latencyMs).toFixed(1));
   });
@@ -253,7 +280,7 @@ function renderChart(requests) {
     parts.push(svg("circle", { cx, cy, r: 3, fill: "#bc4c00" }));
   }
   return el("div", {}, [
-    svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "Tokens and latency of " + requests.length + " model requests" }, parts),
+    svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": "Tokens and latency of " + all.length + " model requests" + (requests === all ? "" : ", " + requests.length + " bars of averages") }, parts),
     el("div", { className: "legend" }, [
       el("span", {}, [el("span", { className: "swatch", "data-color": "input" }), "input tokens"]),
       el("span", {}, [el("span", { className: "swatch", "data-color": "output" }), "output tokens"]),
