@@ -60,8 +60,9 @@ describe("model_request records the request as sent", () => {
         preRequest: (request) => ({ ...request, messages: [{ role: "user", content: "rewritten" }] }),
       },
     });
-    let log: readonly SessionEvent[] = [];
-    for await (const event of agent.stream("original")) if (event.type === "run-end") log = event.result.log;
+    const stream = agent.stream("original");
+    for await (const _ of stream);
+    const log: readonly SessionEvent[] = (await stream.result).log;
     const event = requestsOf(log)[0];
     expect(event?.data.window).toBeUndefined();
     expect(event?.data.messages).toEqual([{ role: "user", content: "rewritten" }]);

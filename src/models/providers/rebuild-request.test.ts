@@ -127,9 +127,9 @@ async function run<O>(
     await agent.run(prompt, options);
     return;
   }
-  for await (const event of agent.stream(prompt, options)) {
-    if (event.type === "run-end") return;
-  }
+  const events = agent.stream(prompt, options);
+  for await (const _ of events);
+  await events.result;
 }
 
 describe.each(fixtures)("rebuildRequest against the $name wire-format server", (fixture) => {
