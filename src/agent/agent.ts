@@ -5,10 +5,12 @@ import { withFallback } from "../models/fallback.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/registry.js";
 import { withRetry } from "../models/retry.js";
+import { parseSecretPaths, type SecretPaths } from "../redaction/secret-paths.js";
 import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { type Emit, EventChannel } from "../runner/event-channel.js";
 import { createSeam } from "../runner/nested-call.js";
 import { OUTPUT_TOOL_NAME, type OutputSpec, resolveOutputSpec } from "../runner/output-spec.js";
+import { redactingEmit } from "../runner/redacted-emit.js";
 import type { ResumePoint } from "../runner/resume-analysis.js";
 import { type RunStart, runLoop } from "../runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/run-state.js";
@@ -70,6 +72,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   readonly #options: AgentOptions<D, O>;
   readonly #tools: ReadonlyMap<string, AnyTool<D>>;
   readonly #output: OutputSpec<O> | undefined;
+  readonly #secretPaths: SecretPaths;
   #identity: (AgentIdentity & { readonly hash: string }) | undefined;
 
   constructor(options: AgentOptions<D, O>) {
@@ -84,6 +87,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     this.model = chain.length === 1 ? (chain[0] as Model) : withFallback(chain);
     this.#tools = indexTools(options.tools ?? [], options.outputType ? [OUTPUT_TOOL_NAME] : []);
     this.#output = resolveOutputSpec(options.outputType, options.outputMode ?? "auto", this.model);
+    this.#secretPaths = parseSecretPaths(options.secret);
     for (const key of ["maxIterations", "outputRetries"] as const) {
       const value = options[key];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
@@ -174,7 +178,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return {
       [Symbol.asyncIterator]: () =>
         new EventChannel<AgentStreamEvent<O, D>, RunResult<O, D>>(async (emit) => {
-          return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit));
+          return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, redactingEmit(emit)));
         }),
     };
   }
@@ -195,7 +199,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     if (depth > maxDepth) throw new DepthLimitExceededError(maxDepth);
     const deps = (options?.deps ?? {}) as D;
     const sessionId = options?.sessionId;
-    let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now });
+    const secretPaths = this.#secretPaths;
+    let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now, secretPaths });
     let persistence: RunPersistence | undefined;
     let runId = options?.runId ?? crypto.randomUUID();
     let resumePoint: ResumePoint | undefined;
@@ -212,7 +217,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         let inDoubt: ReadonlySet<string> = new Set();
         if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
         else resumePoint = resumableRun(events, sessionId);
-        context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+        context = sessionContext(events, deps, { name: agent.name, now: agent.now, secretPaths });
         if (changed !== undefined) context = context.logEvent("agent_changed", changed);
         if (resumePoint !== undefined) {
           const torn = tornCall(events, resumePoint);

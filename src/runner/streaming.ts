@@ -3,6 +3,7 @@ import type { ModelResponse, ModelStreamPart } from "../models/model.js";
 import { raceAbort } from "./abort.js";
 import type { AgentStreamEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
+import { redactStreamParts } from "./redacted-stream-parts.js";
 import { parseArgs } from "./tool-arguments.js";
 
 /** Deltas are queued for the reader without waiting; the run pauses at `tool-call-end` and later events. */
@@ -18,7 +19,7 @@ export async function consumeModelStream<O, D extends object>(
   signal: AbortSignal | undefined,
   emit: Emit<AgentStreamEvent<O, D>>,
 ): Promise<ModelResponse> {
-  const iterator = parts[Symbol.asyncIterator]();
+  const iterator = redactStreamParts(parts)[Symbol.asyncIterator]();
   const calls = new Map<string, { toolName: string; argsText: string }>();
   try {
     while (true) {
