@@ -149,12 +149,12 @@ function splitEverySecret(text: string): string[] {
   return parts;
 }
 
-const reveal = tool({
+const reveal = tool<z.ZodObject<{ note: z.ZodString }>, unknown, Deps>({
   name: "reveal",
   description: "Returns secrets in every shape a tool might",
   input: z.object({ note: z.string() }),
   execute: (_args, context) => {
-    const deps = context.deps as Deps;
+    const deps = context.deps;
     seenByTools.push({ apiKey: deps.apiKey, password: deps.db.password });
     return {
       result: {
@@ -173,7 +173,7 @@ const reveal = tool({
   },
 });
 
-const fail = tool({
+const fail = tool<z.ZodObject<Record<string, never>>, never, Deps>({
   name: "fail",
   description: "Fails with a secret in its message",
   input: z.object({}),
@@ -343,8 +343,12 @@ describe("20 planted secrets", () => {
   it("are not in the CLI's sessions list, show and export output", async () => {
     let output = "";
     const io = {
-      out: (text: string) => (output += text),
-      err: (text: string) => (output += text),
+      out: (text: string) => {
+        output += text;
+      },
+      err: (text: string) => {
+        output += text;
+      },
       color: false,
       interactive: false,
     };
