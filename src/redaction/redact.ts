@@ -38,8 +38,8 @@ export function redactError<E>(error: E): E {
 function walk(value: unknown, ancestors: object[]): unknown {
   if (typeof value === "string") return redactText(value);
   if (typeof value !== "object" || value === null) return value;
-  if (Secret.isInstance(value)) return value.placeholder;
-  if (ancestors.includes(value)) return value;
+  // Only a cyclic value (never event data, perhaps a logger's details) nests this deep.
+  if (ancestors.length > 32 && ancestors.includes(value)) return value;
   if (Array.isArray(value)) {
     ancestors.push(value);
     let copy: unknown[] | undefined;
@@ -54,9 +54,11 @@ function walk(value: unknown, ancestors: object[]): unknown {
     ancestors.pop();
     return copy ?? value;
   }
-  if (value instanceof Error) return redactError(value);
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (Secret.isInstance(value)) return value.placeholder;
+    return value instanceof Error ? redactError(value) : value;
+  }
   ancestors.push(value);
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);

@@ -5,6 +5,9 @@ export const MIN_SECRET_LENGTH = 6;
 
 /** Each form a secret may take in text (as given, JSON-escaped) → the secret itself (what the placeholder hashes). */
 const forms = new Map<string, string>();
+/** The forms as an array, and the shortest's length: the hot check reads these. */
+let formList: string[] = [];
+let shortest = Number.POSITIVE_INFINITY;
 let longest = 0;
 let pattern: RegExp | undefined;
 let markers = false;
@@ -36,6 +39,8 @@ export function registerSecretsIn(value: unknown, depth = 0): void {
 
 function addForm(form: string, original: string): void {
   forms.set(form, original);
+  formList = [...forms.keys()];
+  shortest = Math.min(shortest, form.length);
   longest = Math.max(longest, form.length);
   pattern = undefined;
 }
@@ -69,8 +74,9 @@ export function redactText(text: string): string {
 
 /** True when `text` holds a registered secret. */
 export function containsSecret(text: string): boolean {
-  if (forms.size <= 16) {
-    for (const form of forms.keys()) if (text.includes(form)) return true;
+  if (text.length < shortest) return false;
+  if (formList.length <= 16) {
+    for (let index = 0; index < formList.length; index++) if (text.includes(formList[index] as string)) return true;
     return false;
   }
   const found = secretPattern();
@@ -99,6 +105,8 @@ export function secretOfForm(form: string): string {
  */
 export function forgetSecretsForTesting(): void {
   forms.clear();
+  formList = [];
+  shortest = Number.POSITIVE_INFINITY;
   longest = 0;
   pattern = undefined;
   markers = false;
