@@ -19,7 +19,12 @@ export function redact<T>(value: T): T {
   return walk(value, []) as T;
 }
 
-/** Redacts an error's message and stack in place (and its causes'); returns it. */
+/**
+ * Redacts an error's message and stack in place (and its causes'); returns it.
+ *
+ * @example
+ * catch (error) { log(redactError(error)); }
+ */
 export function redactError<E>(error: E): E {
   if (!redactionActive()) return error;
   let current: unknown = error;

@@ -1,6 +1,11 @@
 import { secretPlaceholder } from "./placeholder.js";
 
-/** Values shorter than this are not registered: redacting them would hit ordinary words. */
+/**
+ * Values shorter than this are not registered: redacting them would hit ordinary words.
+ *
+ * @example
+ * registerSecret("abc12"); // ignored: 5 characters
+ */
 export const MIN_SECRET_LENGTH = 6;
 
 /** Each form a secret may take in text (as given, JSON-escaped) → the secret itself (what the placeholder hashes). */
@@ -102,6 +107,9 @@ export function secretOfForm(form: string): string {
 /**
  * Forgets every registered secret and marker. For tests only: a registered secret is meant to stay
  * registered for the life of the process.
+ *
+ * @example
+ * beforeEach(() => forgetSecretsForTesting());
  */
 export function forgetSecretsForTesting(): void {
   forms.clear();
