@@ -72,13 +72,30 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * Registers a provider's credentials as secrets (see `registerSecret`): the API key and the value of
- * every extra header the settings add (they carry organization ids, proxy tokens and the like), so
- * neither reaches the session log, the stream, errors or the logger, whatever echoes them.
+ * every extra header the settings add (they carry organization ids, proxy tokens and the like) but
+ * the few that never hold one (`accept`, `content-type`, `user-agent`, `anthropic-version`,
+ * `anthropic-beta`, `openai-beta`), so none reaches the session log, the stream, errors or the
+ * logger, whatever echoes it.
+ *
+ * @example
+ * registerProviderSecrets(process.env.OPENAI_API_KEY, { "openai-organization": "org-…" });
  */
 export function registerProviderSecrets(
   apiKey: string | undefined,
   headers: Readonly<Record<string, string>> = {},
 ): void {
   if (apiKey !== undefined) registerSecret(apiKey);
-  for (const value of Object.values(headers)) registerSecret(value);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!PUBLIC_HEADERS.has(name.toLowerCase())) registerSecret(value);
+  }
 }
+
+/** Headers that name formats, versions and features, never credentials: their values stay readable. */
+const PUBLIC_HEADERS = new Set([
+  "accept",
+  "content-type",
+  "user-agent",
+  "anthropic-version",
+  "anthropic-beta",
+  "openai-beta",
+]);
