@@ -103,3 +103,11 @@ describe("redact", () => {
     expect(walked).toBeLessThan(1000); // far from a millisecond even on a loaded machine
   });
 });
+
+describe("redactError on a frozen error", () => {
+  it("leaves it as it is instead of throwing", () => {
+    registerSecret(KEY);
+    const error = Object.freeze(new Error(`frozen ${KEY}`));
+    expect(() => redactError(error)).not.toThrow();
+  });
+});

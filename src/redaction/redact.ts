@@ -30,10 +30,10 @@ export function redactError<E>(error: E): E {
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 8; depth++) {
     const message = redactText(current.message);
-    if (message !== current.message) current.message = message;
+    if (message !== current.message) rewrite(current, "message", message);
     if (typeof current.stack === "string") {
       const stack = redactText(current.stack);
-      if (stack !== current.stack) current.stack = stack;
+      if (stack !== current.stack) rewrite(current, "stack", stack);
     }
     current = current.cause;
   }
@@ -87,4 +87,13 @@ function walk(value: unknown, ancestors: object[]): unknown {
 /** An own data property, even for the key "__proto__". */
 function define(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Sets an error's own property; a frozen error is left as it is (there is nothing else to do). */
+function rewrite(error: Error, key: "message" | "stack", value: string): void {
+  try {
+    Object.defineProperty(error, key, { value, writable: true, enumerable: false, configurable: true });
+  } catch {
+    // not configurable: keep it
+  }
 }
