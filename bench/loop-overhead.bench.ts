@@ -65,7 +65,13 @@ async function measure(label: string, agent: Agent, streaming: boolean): Promise
   console.log(`| ${label.padEnd(28)} | ${perStep.toFixed(1).padStart(8)} |`);
 }
 
-console.log(`Runner cost per step, no HTTP (Node ${process.version}, K=${K})\n`);
+// BENCH_SECRETS=n registers n secrets first (as a provider's API key does), so every event is redacted.
+const secretCount = Number(process.env.BENCH_SECRETS ?? 0);
+if (secretCount > 0) {
+  const { registerSecret } = await import("../src/redaction/secret-registry.js");
+  for (let index = 0; index < secretCount; index++) registerSecret(`bench-secret-${index}-0123456789`);
+}
+console.log(`Runner cost per step, no HTTP (Node ${process.version}, K=${K}, ${secretCount} secrets registered)\n`);
 console.log("| case                         | µs/step |");
 console.log("|------------------------------|--------:|");
 await measure("run", new Agent({ model: instant, tools: [add], maxIterations: 20 }), false);

@@ -157,6 +157,10 @@ export {
   resolveModel,
 } from "./models/registry.js";
 export { abortableSleep, type RetryAttempt, type RetryPolicy, withRetry } from "./models/retry.js";
+export { secretPlaceholder } from "./redaction/placeholder.js";
+export { redact, redactError } from "./redaction/redact.js";
+export { Secret, secret } from "./redaction/secret.js";
+export { MIN_SECRET_LENGTH, redactText, registerSecret } from "./redaction/secret-registry.js";
 export {
   type AgentStream,
   type AgentStreamEvent,

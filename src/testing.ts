@@ -9,3 +9,4 @@ export { sampleFromSchema } from "./models/schema-sample.js";
 export { ScriptedModel, type ScriptStep, UnexpectedModelCallError } from "./models/scripted-model.js";
 export type { ScriptedResponse } from "./models/scripted-response.js";
 export { TestModel, type TestModelOptions } from "./models/test-model.js";
+export { forgetSecretsForTesting } from "./redaction/secret-registry.js";

@@ -5,6 +5,7 @@ import { withFallback } from "../models/fallback.js";
 import type { Model } from "../models/model.js";
 import { resolveModel } from "../models/registry.js";
 import { withRetry } from "../models/retry.js";
+import { parseSecretPaths, type SecretPaths } from "../redaction/secret-paths.js";
 import type { AgentStream, AgentStreamEvent } from "../runner/agent-stream-event.js";
 import type { Emit } from "../runner/event-channel.js";
 import { createSeam } from "../runner/nested-call.js";
@@ -71,6 +72,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   readonly #options: AgentOptions<D, O>;
   readonly #tools: ReadonlyMap<string, AnyTool<D>>;
   readonly #output: OutputSpec<O> | undefined;
+  readonly #secretPaths: SecretPaths;
   #identity: (AgentIdentity & { readonly hash: string }) | undefined;
 
   constructor(options: AgentOptions<D, O>) {
@@ -85,6 +87,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     this.model = chain.length === 1 ? (chain[0] as Model) : withFallback(chain);
     this.#tools = indexTools(options.tools ?? [], options.outputType ? [OUTPUT_TOOL_NAME] : []);
     this.#output = resolveOutputSpec(options.outputType, options.outputMode ?? "auto", this.model);
+    this.#secretPaths = parseSecretPaths(options.secret);
     for (const key of ["maxIterations", "outputRetries"] as const) {
       const value = options[key];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
@@ -198,7 +201,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     if (depth > maxDepth) throw new DepthLimitExceededError(maxDepth);
     const deps = (options?.deps ?? {}) as D;
     const sessionId = options?.sessionId;
-    let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now });
+    const secretPaths = this.#secretPaths;
+    let context = AgentContext.create<D>({ deps, name: agent.name, now: agent.now, secretPaths });
     let persistence: RunPersistence | undefined;
     let runId = options?.runId ?? crypto.randomUUID();
     let resumePoint: ResumePoint | undefined;
@@ -215,7 +219,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
         let inDoubt: ReadonlySet<string> = new Set();
         if (start.type === "prompt") inDoubt = assertNoUnfinishedRun(events, sessionId);
         else resumePoint = resumableRun(events, sessionId);
-        context = sessionContext(events, deps, { name: agent.name, now: agent.now });
+        context = sessionContext(events, deps, { name: agent.name, now: agent.now, secretPaths });
         if (changed !== undefined) context = context.logEvent("agent_changed", changed);
         if (resumePoint !== undefined) {
           const torn = tornCall(events, resumePoint);

@@ -1,6 +1,7 @@
 import type { DepsOperation } from "../context/operations.js";
 import { isPlainObject } from "../context/plain-object.js";
 import { SessionStateError } from "../errors/run-errors.js";
+import { restoreSecretPaths, type SecretPaths } from "../redaction/secret-paths.js";
 import { analyzeResumePoint, type ResumePoint } from "../runner/resume-analysis.js";
 import type { RunPersistence } from "../runner/run-state.js";
 import { AgentContext } from "../session/agent-context.js";
@@ -46,15 +47,18 @@ export function storePersistence(
  * deleted whatever the caller passes. The caller's deps supply live dependencies (clients,
  * functions: values that are not JSON, never persisted) and state keys the log never had; those
  * new keys are recorded first as an initial `context_update`, so `projectDeps(log)` is always the
- * run's state. A new session records all of the caller's JSON deps that way.
+ * run's state. A new session records all of the caller's JSON deps that way. Secret deps paths
+ * (the agent option `secret`) are the exception: the log holds their placeholders, so they always
+ * come from the caller's deps.
  */
 export function sessionContext<D extends object>(
   events: readonly SessionEvent[],
   deps: D,
-  options: { name?: string; now?: () => Date },
+  options: { name?: string; now?: () => Date; secretPaths?: SecretPaths },
 ): AgentContext<D> {
+  const secretPaths = options.secretPaths ?? [];
   if (events.length === 0) {
-    const context = AgentContext.create<D>({ deps, name: options.name, now: options.now });
+    const context = AgentContext.create<D>({ deps, name: options.name, now: options.now, secretPaths });
     const operations: DepsOperation[] = [];
     for (const [key, value] of Object.entries(deps)) {
       if (findNonJson(value) === undefined) operations.push({ op: "set", key, value });
@@ -75,11 +79,14 @@ export function sessionContext<D extends object>(
       }
     }
   }
+  // The log holds placeholders for secret deps: the caller's values stand in for them.
+  if (secretPaths.length > 0) restoreSecretPaths(merged, deps, secretPaths);
   const context = AgentContext.create<D>({
     deps: merged as D,
     log: SessionLog.fromEvents(events),
     name: options.name,
     now: options.now,
+    secretPaths,
   });
   return operations.length > 0 ? context.withContextUpdate(merged as D, operations, { origin: "initial" }) : context;
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors/nous-error.js";
 import type { ApprovalPathStep } from "../errors/run-errors.js";
 import { ApprovalArgumentsError } from "../errors/user-errors.js";
+import { redact } from "../redaction/redact.js";
 import { readApprovals } from "../session/approval-state.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -220,9 +221,15 @@ export async function decideApproval(
         : { toolCallId: approval.toolCallId, approved: true, args: verdict.args };
   const last = events.at(-1);
   const seq = (last?.seq ?? 0) + 1;
-  await store.append(approval.sessionId, [{ seq, at: new Date().toISOString(), type: "approval_decided", data }], {
-    expectedLastSeq: last?.seq ?? 0,
-  });
+  // Written straight to the store, so redacted here as AgentContext redacts what it appends.
+  const recorded = redact(data);
+  await store.append(
+    approval.sessionId,
+    [{ seq, at: new Date().toISOString(), type: "approval_decided", data: recorded }],
+    {
+      expectedLastSeq: last?.seq ?? 0,
+    },
+  );
 }
 
 async function checkEditedArgs(toolName: string, args: unknown, options: DecideApprovalOptions): Promise<void> {

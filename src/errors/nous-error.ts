@@ -1,3 +1,4 @@
+import { redactText } from "../redaction/secret-registry.js";
 import type { SessionEvent } from "../session/events.js";
 
 const marker = Symbol.for("nous.error");
@@ -34,8 +35,9 @@ export abstract class NousError extends Error {
   /** The run's session log up to the failure, when the error ended a run (so it can be inspected or resumed). */
   log?: readonly SessionEvent[];
 
+  /** The message is redacted (see `registerSecret`): an error never carries a registered secret. */
   constructor({ message, cause }: NousErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause });
+    super(redactText(message), cause === undefined ? undefined : { cause });
     this.name = new.target.name;
   }
 

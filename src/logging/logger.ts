@@ -1,3 +1,6 @@
+import { redact } from "../redaction/redact.js";
+import { redactText } from "../redaction/secret-registry.js";
+
 /** The sink Nous writes diagnostics to. Replace it with `setLogger` to route them into your own logging. */
 export interface Logger {
   error(message: string, details?: Record<string, unknown>): void;
@@ -17,6 +20,14 @@ const consoleLogger: Logger = {
 
 let current: Logger = consoleLogger;
 
+/** What `getLogger` hands out: the logger in use, behind redaction of every message and detail. */
+const redacting: Logger = {
+  error: (message, details) => current.error(redactText(message), details && redact(details)),
+  warn: (message, details) => current.warn(redactText(message), details && redact(details)),
+  info: (message, details) => current.info(redactText(message), details && redact(details)),
+  debug: (message, details) => current.debug(redactText(message), details && redact(details)),
+};
+
 /**
  * Replace the library's logger. Methods left out keep their defaults (warnings and errors to the console).
  *
@@ -32,7 +43,7 @@ export function resetLogger(): void {
   current = consoleLogger;
 }
 
-/** The logger in use now. */
+/** The logger in use now, with registered secrets redacted from what it is given (see `registerSecret`). */
 export function getLogger(): Logger {
-  return current;
+  return redacting;
 }

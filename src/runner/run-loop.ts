@@ -2,6 +2,7 @@ import { LeaseLostError } from "../errors/lease-errors.js";
 import { NousError } from "../errors/nous-error.js";
 import { ApprovalPendingError, CancelledError, type PendingToolCall } from "../errors/run-errors.js";
 import { type ModelResponse, modelName } from "../models/model.js";
+import { redactError } from "../redaction/redact.js";
 import type { PausedApproval } from "../session/events.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
@@ -123,6 +124,8 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
         configurable: true,
       });
     }
+    // Whatever threw it, the error leaves the run without a registered secret in its message or stack.
+    redactError(error);
     await hooks.sessionEnd?.({ runId, error });
     throw error;
   }

@@ -6,6 +6,7 @@ import { raceAbort } from "./abort.js";
 import type { StreamDelta } from "./agent-stream-event.js";
 import { ConsumerStoppedError } from "./event-channel.js";
 import { recordedError } from "./recorded-error.js";
+import { redactStreamParts } from "./redacted-stream-parts.js";
 import type { RunState } from "./run-state.js";
 import { parseArgs } from "./tool-arguments.js";
 
@@ -55,7 +56,7 @@ export async function consumeModelStream<D extends object, O>(
   parts: AsyncIterable<ModelStreamPart>,
 ): Promise<ModelResponse> {
   const signal = state.config.signal;
-  const iterator = parts[Symbol.asyncIterator]();
+  const iterator = redactStreamParts(parts)[Symbol.asyncIterator]();
   let received = new Received();
   try {
     while (true) {

@@ -114,6 +114,14 @@ export interface AgentOptions<D extends object, O> {
   now?: () => Date;
   /** The lease of session runs (default ttl 30 s); a run's own `lease` option overrides it. */
   lease?: LeaseSettings;
+  /**
+   * Deps paths whose values are secret: a key (`"apiKey"`) or a dotted path into plain objects
+   * (`"db.password"`). Their values in a run's deps are registered as secrets for redaction (see
+   * `registerSecret`), and updates writing them are recorded with a placeholder; tools still read
+   * the real values. Secret deps are never restored from the log: pass them in `deps` on every run
+   * and resume.
+   */
+  secret?: readonly string[];
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */

@@ -1,6 +1,8 @@
 import type { UpdateSource } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { getLogger } from "../logging/logger.js";
+import { redact } from "../redaction/redact.js";
+import { redactOperation, registerSecretPaths, type SecretPaths } from "../redaction/secret-paths.js";
 import { isSurfaceType } from "./events.js";
 import type { Message, MessageInput } from "./messages.js";
 import { SessionLog } from "./session-log.js";
@@ -17,6 +19,11 @@ export interface AgentContextOptions<D> {
   iteration?: number;
   /** The clock event times come from. */
   now?: () => Date;
+  /**
+   * Deps paths whose values are secret (see `parseSecretPaths`): their values are registered as
+   * secrets, and `set`/`merge`/`append` operations on them are recorded with a placeholder.
+   */
+  secretPaths?: SecretPaths;
 }
 
 /** Event times as ISO strings; the default clock formats each millisecond once. */
@@ -51,6 +58,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
   readonly #usage: Usage;
   readonly #iteration: number;
   readonly #clock: Clock;
+  readonly #secretPaths: SecretPaths;
 
   private constructor(
     deps: D,
@@ -59,6 +67,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
     usage: Usage,
     iteration: number,
     clock: Clock,
+    secretPaths: SecretPaths,
   ) {
     this.#deps = deps;
     this.#log = log;
@@ -66,11 +75,14 @@ export class AgentContext<D extends object = Record<string, unknown>> {
     this.#usage = usage;
     this.#iteration = iteration;
     this.#clock = clock;
+    this.#secretPaths = secretPaths;
     Object.freeze(this);
   }
 
   static create<D extends object = Record<string, unknown>>(options: AgentContextOptions<D>): AgentContext<D> {
     const now = options.now;
+    const secretPaths = options.secretPaths ?? [];
+    if (secretPaths.length > 0) registerSecretPaths(options.deps, secretPaths);
     let context = new AgentContext<D>(
       options.deps,
       options.log ?? SessionLog.empty(),
@@ -78,6 +90,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
       options.usage ?? emptyUsage,
       options.iteration ?? 0,
       now === undefined ? systemClock : () => now().toISOString(),
+      secretPaths,
     );
     for (const message of options.messages ?? []) context = context.addMessage(message);
     return context;
@@ -149,8 +162,11 @@ export class AgentContext<D extends object = Record<string, unknown>> {
    * what `ContextUpdate.apply` passes). Appends one `context_update` event.
    */
   withContextUpdate(deps: D, operations: readonly DepsOperation[], source?: UpdateSource): AgentContext<D> {
-    const log = this.#log.append("context_update", { ...source, operations }, this.#clock());
-    return new AgentContext(deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
+    const paths = this.#secretPaths;
+    // The deps keep the real values; the record gets placeholders for secret paths (and secrets anywhere).
+    const recorded = paths.length === 0 ? operations : operations.map((operation) => redactOperation(operation, paths));
+    const log = this.#log.append("context_update", redact({ ...source, operations: recorded }), this.#clock());
+    return new AgentContext(deps, log, this.#name, this.#usage, this.#iteration, this.#clock, paths);
   }
 
   /** A context with the given usage and iteration (the runner's bookkeeping). */
@@ -162,11 +178,13 @@ export class AgentContext<D extends object = Record<string, unknown>> {
       progress.usage ?? this.#usage,
       progress.iteration ?? this.#iteration,
       this.#clock,
+      this.#secretPaths,
     );
   }
 
+  /** The one way into the log: what is appended is redacted first (see `redact`). */
   #append(type: string, data: unknown): AgentContext<D> {
-    const log = this.#log.append(type, data, this.#clock());
-    return new AgentContext(this.#deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
+    const log = this.#log.append(type, redact(data), this.#clock());
+    return new AgentContext(this.#deps, log, this.#name, this.#usage, this.#iteration, this.#clock, this.#secretPaths);
   }
 }

@@ -10,6 +10,7 @@ import {
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
 import type { AnthropicStructuredOutputMode, AnthropicWireRequest } from "./anthropic-request.js";
+import { registerProviderSecrets } from "./shared/connection.js";
 import { type HttpRequest, readSse, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
@@ -98,6 +99,7 @@ class AnthropicModel implements Model {
         message: "no API key: set ANTHROPIC_API_KEY or pass { apiKey } in the provider settings",
       });
     }
+    registerProviderSecrets(apiKey, this.#settings.headers);
     const baseURL = (this.#settings.baseURL ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     const wire = code.buildAnthropicRequest(request, {
       modelId: this.modelId,

@@ -10,6 +10,7 @@ import {
   type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
+import { registerProviderSecrets } from "./shared/connection.js";
 import { type HttpRequest, readJson, readSse, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
@@ -89,6 +90,7 @@ class GeminiModel implements Model {
         message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass { apiKey } in the provider settings",
       });
     }
+    registerProviderSecrets(apiKey, this.#settings.headers);
     const baseURL = (this.#settings.baseURL ?? env.GEMINI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     // "gemini-2.5-flash" and "models/gemini-2.5-flash" name the same model; "tunedModels/x" is kept as is.
     const model = this.modelId.includes("/") ? this.modelId : `models/${this.modelId}`;

@@ -1,4 +1,5 @@
 import { AuthenticationError, ProviderConfigurationError } from "../../../errors/provider-error.js";
+import { registerSecret } from "../../../redaction/secret-registry.js";
 import type { ProviderSettings } from "../../provider-settings.js";
 
 /** Where a provider finds its endpoint and key: defaults and the environment variables it reads. */
@@ -27,7 +28,8 @@ export interface Connection {
 /**
  * Resolves settings and environment into a connection. Settings win over the environment, which
  * wins over the defaults; a missing required key is reported when a request is made, so model
- * strings resolve offline.
+ * strings resolve offline. The key and the extra header values are registered as secrets (see
+ * `registerProviderSecrets`).
  *
  * @example
  * const connection = resolveConnection(
@@ -47,6 +49,7 @@ export function resolveConnection(spec: ConnectionSpec, settings: ProviderSettin
   }
   const apiKey = nonEmpty(settings.apiKey) ?? fromEnv(spec.apiKeyEnv);
   const extra = settings.headers ?? {};
+  registerProviderSecrets(apiKey, extra);
   return {
     provider: spec.provider,
     baseURL: baseURL.replace(/\/+$/, ""),
@@ -66,3 +69,33 @@ export function resolveConnection(spec: ConnectionSpec, settings: ProviderSettin
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
+
+/**
+ * Registers a provider's credentials as secrets (see `registerSecret`): the API key and the value of
+ * every extra header the settings add (they carry organization ids, proxy tokens and the like) but
+ * the few that never hold one (`accept`, `content-type`, `user-agent`, `anthropic-version`,
+ * `anthropic-beta`, `openai-beta`), so none reaches the session log, the stream, errors or the
+ * logger, whatever echoes it.
+ *
+ * @example
+ * registerProviderSecrets(process.env.OPENAI_API_KEY, { "openai-organization": "org-…" });
+ */
+export function registerProviderSecrets(
+  apiKey: string | undefined,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (apiKey !== undefined) registerSecret(apiKey);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!PUBLIC_HEADERS.has(name.toLowerCase())) registerSecret(value);
+  }
+}
+
+/** Headers that name formats, versions and features, never credentials: their values stay readable. */
+const PUBLIC_HEADERS = new Set([
+  "accept",
+  "content-type",
+  "user-agent",
+  "anthropic-version",
+  "anthropic-beta",
+  "openai-beta",
+]);
