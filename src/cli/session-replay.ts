@@ -167,6 +167,10 @@ export async function replaySession(
     io.out(`  replayed: ${fullEvent(difference.replayed)}\n`);
     io.out(`  (${difference.recordedEvents} recorded events, ${difference.replayedEvents} replayed)\n`);
   }
-  io.out(colors.dim("Compared without times, latencies, model names, stream flags and run ids; sub-agent sessions by path.\n"));
+  io.out(
+    colors.dim(
+      "Compared without times, latencies, model names, stream flags and run ids; sub-agent sessions by path.\n",
+    ),
+  );
   return EXIT.replayMismatch;
 }
