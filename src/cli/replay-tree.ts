@@ -106,6 +106,8 @@ export function normalizeTree(tree: readonly TreeSession[], aliases: readonly st
       const data = event.data;
       if (typeof data !== "object" || data === null || Array.isArray(data)) return { type: event.type, data };
       const { latencyMs: _latency, durationMs: _duration, model: _model, ...rest } = data as Record<string, unknown>;
+      // Whether a request was streamed is how it was delivered (a replay runs without streaming).
+      if (event.type === "model_request") delete rest.stream;
       for (const key of ["childSessionId", "parentSessionId"]) {
         if (typeof rest[key] === "string") rest[key] = pathBelow(aliases, rest[key] as string);
       }

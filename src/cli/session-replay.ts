@@ -105,7 +105,7 @@ function fullEvent(event: TreeDifference["recorded"]): string {
  * from the recording (the session's and its sub-agents', each conversation from its own), the
  * tools run for real, recorded approval decisions are applied again — and compares the new logs
  * with the recorded ones, the sub-agents' sessions by their path below the root. Times, latencies,
- * model names and run ids are not compared. Exit 0 when they match, 5 when they differ, showing
+ * model names, stream flags and run ids are not compared. Exit 0 when they match, 5 when they differ, showing
  * both sides of each session's first difference in full.
  */
 export async function replaySession(
@@ -167,6 +167,10 @@ export async function replaySession(
     io.out(`  replayed: ${fullEvent(difference.replayed)}\n`);
     io.out(`  (${difference.recordedEvents} recorded events, ${difference.replayedEvents} replayed)\n`);
   }
-  io.out(colors.dim("Compared without times, latencies, model names and run ids; sub-agent sessions by path.\n"));
+  io.out(
+    colors.dim(
+      "Compared without times, latencies, model names, stream flags and run ids; sub-agent sessions by path.\n",
+    ),
+  );
   return EXIT.replayMismatch;
 }

@@ -62,7 +62,7 @@ describe("usage totals with sub-agents", () => {
       "team/r1": TEAM_USAGE.researcher,
       "team/c1": TEAM_USAGE.checker,
     });
-    expect((await cli("sessions", "list")).stdout).toMatch(/^team\s+completed\s+lead\s+scripted:gpt-4o\s+17\s+57\s/m);
+    expect((await cli("sessions", "list")).stdout).toMatch(/^team\s+completed\s+lead\s+scripted:gpt-4o\s+18\s+57\s/m);
 
     // The inspector's API on the same store: list, detail and usage agree, cost priced per model.
     const store = new SqliteStore({ path: storePath });
@@ -126,7 +126,7 @@ describe("nous sessions replay with sub-agents", () => {
   it("replay of a sub-agent session reports no difference: child sessions are compared by their path (exit 0)", async () => {
     const replay = await cli("sessions", "replay", "team", TEAM);
     expect(replay.stdout).toBe(
-      "✓ Replay matches the recording: 36 events in 3 sessions (sub-agents by path), 5 model responses replayed\n",
+      "✓ Replay matches the recording: 39 events in 3 sessions (sub-agents by path), 5 model responses replayed\n",
     );
     expect(replay.code).toBe(0);
     const data = json(await cli("sessions", "replay", "team", TEAM, "--json"));
@@ -137,8 +137,8 @@ describe("nous sessions replay with sub-agents", () => {
         { path: "c1", sessionId: "team/c1" },
         { path: "r1", sessionId: "team/r1" },
       ],
-      recordedEvents: 36,
-      replayedEvents: 36,
+      recordedEvents: 39,
+      replayedEvents: 39,
       modelResponsesUnused: 0,
     });
   });
@@ -155,26 +155,26 @@ describe("nous sessions replay with sub-agents", () => {
 
     const text = await replay();
     expect(text.code).toBe(5);
-    expect(text.stdout).toContain("✗ Replay differs from the recording at seq 7 in sub-agent session r1\n");
+    expect(text.stdout).toContain("✗ Replay differs from the recording at seq 8 in sub-agent session r1\n");
     expect(text.stdout).toContain(`  recorded: {\n    "type": "tool_result",\n    "data": {\n`);
     expect(text.stdout).toContain(`"result": "${long}"`); // in full, not cut
     expect(text.stdout).toContain(`  replayed: {\n    "type": "tool_result",\n`);
     expect(text.stdout).toContain('"result": "found milk"');
-    expect(text.stdout).not.toContain("at seq 7\n"); // the root session matches
+    expect(text.stdout).not.toContain("at seq 8\n"); // the root session matches
 
     const data = json<{ matches: boolean; differences: unknown[] }>(await replay("--json"));
     expect(data.matches).toBe(false);
     expect(data.differences).toEqual([
       {
         path: "r1",
-        seq: 7,
+        seq: 8,
         recorded: { type: "tool_result", data: { toolCallId: "l1", toolName: "lookup", result: long, isError: false } },
         replayed: {
           type: "tool_result",
           data: { toolCallId: "l1", toolName: "lookup", result: "found milk", isError: false },
         },
-        recordedEvents: 11,
-        replayedEvents: 11,
+        recordedEvents: 12,
+        replayedEvents: 12,
       },
     ]);
   });
