@@ -1,7 +1,8 @@
 import type { UpdateSource } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { getLogger } from "../logging/logger.js";
-import { isSurfaceType } from "./events.js";
+import { currentEventCheck } from "./event-check.js";
+import { isSurfaceType, type SessionEvent } from "./events.js";
 import type { Message, MessageInput } from "./messages.js";
 import { SessionLog } from "./session-log.js";
 import { emptyUsage, type Usage } from "./usage.js";
@@ -32,6 +33,12 @@ const systemClock: Clock = () => {
   }
   return lastIso;
 };
+
+/** Runs the installed event check (a test hook; see `setEventCheck`) on the event just appended. */
+function checkLast(log: SessionLog): void {
+  const check = currentEventCheck();
+  if (check !== undefined) check(log.at(-1) as SessionEvent);
+}
 
 /**
  * The agent loop's state: the session log, the deps, usage and iteration. Immutable: every
@@ -150,6 +157,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
    */
   withContextUpdate(deps: D, operations: readonly DepsOperation[], source?: UpdateSource): AgentContext<D> {
     const log = this.#log.append("context_update", { ...source, operations }, this.#clock());
+    checkLast(log);
     return new AgentContext(deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
   }
 
@@ -167,6 +175,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
 
   #append(type: string, data: unknown): AgentContext<D> {
     const log = this.#log.append(type, data, this.#clock());
+    checkLast(log);
     return new AgentContext(this.#deps, log, this.#name, this.#usage, this.#iteration, this.#clock);
   }
 }
