@@ -58,6 +58,8 @@ export interface EventDataMap {
     readonly toolName?: string;
     /** Set when the update came from a nested call. */
     readonly parentToolCallId?: string;
+    /** "initial": the state deps a session started with (no tool call); absent for a tool's update. */
+    readonly origin?: "initial";
     readonly operations: readonly DepsOperation[];
   };
   /**
