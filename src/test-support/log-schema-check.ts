@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
+import { dereference, type OutputUnit, type Schema, validate } from "@cfworker/json-schema";
 import type { SessionEvent } from "../session/events.js";
 
 /** The committed schema file (`npm run schema` regenerates it). */
@@ -16,27 +16,19 @@ export class LogSchemaViolation extends Error {
 const containers = new Set(["$ref", "allOf", "properties", "items", "prefixItems", "if", "then"]);
 
 /**
- * A check of one event's JSON form against the schema, compiled once: one validator per built-in
- * type (the envelope and that type's data) and one for custom types, so an event is checked by one
- * validator, not tried against every type. Throws `LogSchemaViolation` naming type, seq and the
+ * A check of one event's JSON form against the schema, dereferenced once: an event is checked
+ * against the envelope and its own type's data (custom types: the envelope), not tried against
+ * every type. Throws `LogSchemaViolation` naming type, seq and the
  * failing paths. An event JSON cannot encode (a bigint, a cycle) is left to the stores' own check.
  */
 export function sessionEventCheck(schemaFile = LOG_SCHEMA_FILE): (event: SessionEvent) => void {
   const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { $defs: Record<string, Schema> };
-  const defs = schema.$defs;
-  const { allOf: _byType, ...envelope } = defs.SessionEvent as Schema;
-  const builtin = new Set((defs.BuiltinEventType as { enum: string[] }).enum);
-  const validators = new Map<string, Validator>();
-  const validatorFor = (type: string): Validator => {
-    const key = builtin.has(type) ? type : "";
-    let validator = validators.get(key);
-    if (validator === undefined) {
-      const typed = key === "" ? {} : { allOf: [{ $ref: `#/$defs/${key}` }] };
-      validator = new Validator({ $defs: defs, ...envelope, ...typed } as Schema, "2020-12", true);
-      validators.set(key, validator);
-    }
-    return validator;
-  };
+  const { allOf: _byType, ...envelope } = schema.$defs.SessionEvent as Schema;
+  const builtin = new Set((schema.$defs.BuiltinEventType as { enum: string[] }).enum);
+  // One schema holding a check per type, dereferenced once: each check is the envelope with that type's data.
+  const checks: Record<string, Schema> = { custom: envelope };
+  for (const type of builtin) checks[type] = { ...envelope, allOf: [{ $ref: `#/$defs/${type}` }] };
+  const lookup = dereference({ $defs: schema.$defs, checks } as Schema);
   return (event) => {
     let json: unknown;
     try {
@@ -44,7 +36,8 @@ export function sessionEventCheck(schemaFile = LOG_SCHEMA_FILE): (event: Session
     } catch {
       return;
     }
-    const result = validatorFor(String(event.type)).validate(json);
+    const check = checks[builtin.has(event.type) ? event.type : "custom"] as Schema;
+    const result = validate(json, check, "2020-12", lookup, true);
     if (!result.valid) {
       throw new LogSchemaViolation(
         `session event ${JSON.stringify(event.type)} (seq ${event.seq}) does not match schema/session-log.json:\n  ${describe(result.errors)}`,
