@@ -3,6 +3,7 @@ import { UserError } from "../errors/nous-error.js";
 import type { ApprovalPathStep } from "../errors/run-errors.js";
 import { ApprovalArgumentsError } from "../errors/user-errors.js";
 import { readApprovals } from "../session/approval-state.js";
+import { currentEventCheck } from "../session/event-check.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ValidationResult } from "../tools/schema.js";
@@ -220,9 +221,9 @@ export async function decideApproval(
         : { toolCallId: approval.toolCallId, approved: true, args: verdict.args };
   const last = events.at(-1);
   const seq = (last?.seq ?? 0) + 1;
-  await store.append(approval.sessionId, [{ seq, at: new Date().toISOString(), type: "approval_decided", data }], {
-    expectedLastSeq: last?.seq ?? 0,
-  });
+  const decided: SessionEvent = { seq, at: new Date().toISOString(), type: "approval_decided", data };
+  currentEventCheck()?.(decided);
+  await store.append(approval.sessionId, [decided], { expectedLastSeq: last?.seq ?? 0 });
 }
 
 async function checkEditedArgs(toolName: string, args: unknown, options: DecideApprovalOptions): Promise<void> {
