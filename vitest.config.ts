@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     typecheck: { include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+    // Checks every session event a test appends against schema/session-log.json.
+    setupFiles: ["src/test-support/vitest-setup.ts"],
     testTimeout: 30_000,
   },
 });

@@ -4,6 +4,7 @@ import type { ApprovalPathStep } from "../errors/run-errors.js";
 import { ApprovalArgumentsError } from "../errors/user-errors.js";
 import { redact } from "../redaction/redact.js";
 import { readApprovals } from "../session/approval-state.js";
+import { currentEventCheck } from "../session/event-check.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ValidationResult } from "../tools/schema.js";
@@ -222,14 +223,9 @@ export async function decideApproval(
   const last = events.at(-1);
   const seq = (last?.seq ?? 0) + 1;
   // Written straight to the store, so redacted here as AgentContext redacts what it appends.
-  const recorded = redact(data);
-  await store.append(
-    approval.sessionId,
-    [{ seq, at: new Date().toISOString(), type: "approval_decided", data: recorded }],
-    {
-      expectedLastSeq: last?.seq ?? 0,
-    },
-  );
+  const decided: SessionEvent = { seq, at: new Date().toISOString(), type: "approval_decided", data: redact(data) };
+  currentEventCheck()?.(decided);
+  await store.append(approval.sessionId, [decided], { expectedLastSeq: last?.seq ?? 0 });
 }
 
 async function checkEditedArgs(toolName: string, args: unknown, options: DecideApprovalOptions): Promise<void> {

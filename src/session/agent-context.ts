@@ -3,7 +3,8 @@ import type { DepsOperation } from "../context/operations.js";
 import { getLogger } from "../logging/logger.js";
 import { redact } from "../redaction/redact.js";
 import { redactOperation, registerSecretPaths, type SecretPaths } from "../redaction/secret-paths.js";
-import { isSurfaceType } from "./events.js";
+import { currentEventCheck } from "./event-check.js";
+import { isSurfaceType, type SessionEvent } from "./events.js";
 import type { Message, MessageInput } from "./messages.js";
 import { SessionLog } from "./session-log.js";
 import { emptyUsage, type Usage } from "./usage.js";
@@ -39,6 +40,12 @@ const systemClock: Clock = () => {
   }
   return lastIso;
 };
+
+/** Runs the installed event check (a test hook; see `setEventCheck`) on the event just appended. */
+function checkLast(log: SessionLog): void {
+  const check = currentEventCheck();
+  if (check !== undefined) check(log.at(-1) as SessionEvent);
+}
 
 /**
  * The agent loop's state: the session log, the deps, usage and iteration. Immutable: every
@@ -166,6 +173,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
     // The deps keep the real values; the record gets placeholders for secret paths (and secrets anywhere).
     const recorded = paths.length === 0 ? operations : operations.map((operation) => redactOperation(operation, paths));
     const log = this.#log.append("context_update", redact({ ...source, operations: recorded }), this.#clock());
+    checkLast(log);
     return new AgentContext(deps, log, this.#name, this.#usage, this.#iteration, this.#clock, paths);
   }
 
@@ -185,6 +193,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
   /** The one way into the log: what is appended is redacted first (see `redact`). */
   #append(type: string, data: unknown): AgentContext<D> {
     const log = this.#log.append(type, redact(data), this.#clock());
+    checkLast(log);
     return new AgentContext(this.#deps, log, this.#name, this.#usage, this.#iteration, this.#clock, this.#secretPaths);
   }
 }

@@ -1,10 +1,10 @@
 import type { DepsOperation } from "../context/operations.js";
-import type { NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
+import type { ModelUsage, NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
 import type { AssistantPart, Message, UserContentPart } from "./messages.js";
-import type { Usage } from "./usage.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
 export interface EventMeta {
+  /** @asType integer */
   readonly seq: number;
   /** ISO 8601 time the event was recorded. */
   readonly at: string;
@@ -58,6 +58,8 @@ export interface EventDataMap {
     readonly toolName?: string;
     /** Set when the update came from a nested call. */
     readonly parentToolCallId?: string;
+    /** "initial": the state deps a session started with (no tool call); absent for a tool's update. */
+    readonly origin?: "initial";
     readonly operations: readonly DepsOperation[];
   };
   /**
@@ -87,7 +89,8 @@ export interface EventDataMap {
   };
   model_response: {
     readonly model: string;
-    readonly usage: Usage;
+    /** The tokens as the provider reported them (`projectUsage` turns them into a run's `Usage`). */
+    readonly usage: ModelUsage;
     readonly finishReason: string;
     readonly latencyMs: number;
     /** The provider's id of the response (e.g. `chatcmpl-…`, `msg_…`, `resp_…`). */

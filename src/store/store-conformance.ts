@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe } from "vitest";
+import { currentEventCheck } from "../session/event-check.js";
 import { defineAppendCases } from "./conformance/append-cases.js";
 import type { ConformanceContext } from "./conformance/conformance-context.js";
 import { defineForkCases } from "./conformance/fork-cases.js";
@@ -51,11 +52,11 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
           : async () => {
               const closed = store();
               await closed.close();
-              current = await reopen(closed);
+              current = checkingReads(await reopen(unwrapped(closed)));
             },
     };
     beforeEach(async () => {
-      current = await options.createStore();
+      current = checkingReads(await options.createStore());
     });
     afterEach(async () => {
       await current?.close();
@@ -71,4 +72,33 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     defineVerifyCases(context);
     defineLeaseCases(context);
   });
+}
+
+const targets = new WeakMap<SessionStore, SessionStore>();
+
+/**
+ * The store, with every event `read` returns passed through the installed event check (the test
+ * setup's log schema validator; see `setEventCheck`): what a store gives back must be a valid log.
+ */
+function checkingReads(store: SessionStore): SessionStore {
+  const checked = new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === "read") {
+        return async (...args: Parameters<SessionStore["read"]>) => {
+          const events = await target.read(...args);
+          const check = currentEventCheck();
+          if (check !== undefined) for (const event of events) check(event);
+          return events;
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  targets.set(checked, store);
+  return checked;
+}
+
+function unwrapped(store: SessionStore): SessionStore {
+  return targets.get(store) ?? store;
 }
