@@ -27,7 +27,8 @@ describe("approval across processes", () => {
     const paused = await runChild({ args: ["approval", "sqlite", path, "pay", effects] });
     expect(paused.last).toBe("PENDING 2");
     const log = await store.read("pay");
-    expect(log.at(-1)?.type).toBe("approval_requested");
+    expect(log.at(-2)?.type).toBe("approval_requested");
+    expect(log.at(-1)?.type).toBe("run_paused");
 
     const pending = (await listPendingApprovals(store)).filter((item) => item.sessionId === "pay");
     expect(pending.map((item) => item.toolCallId).sort()).toEqual(["a1", "a2"]);
