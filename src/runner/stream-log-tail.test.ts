@@ -143,7 +143,7 @@ describe("the stream is the log's live tail", () => {
     // The reset sits between the discarded deltas and the new ones.
     const order = events.map((event) => (event.kind === "event" ? event.type : event.type));
     const at = order.indexOf("model_stream_reset");
-    expect(order.slice(at - 2, at)).toEqual(["text-delta", "text-delta"]);
+    expect(order.slice(at - 3, at)).toEqual(["text-delta", "text-delta", "model_retry"]);
     expect(order[at + 1]).toBe("text-delta");
     expect(result.messages.at(-1)).toEqual({
       role: "assistant",
