@@ -102,9 +102,13 @@ describe("every value is JSON-normalized before it is recorded, or refused with 
       { numRuns: 500 },
     );
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        expect(toJsonValue(value)).toBe(value);
-      }),
+      // fast-check's JSON values may hold -0, which JSON text cannot: parse its text for real JSON data.
+      fc.property(
+        fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+        (value) => {
+          expect(toJsonValue(value)).toBe(value);
+        },
+      ),
     );
     expect(Object.is(toJsonValue(-0), 0)).toBe(true);
     expect(Object.is((toJsonValue({ n: -0 }) as { n: number }).n, 0)).toBe(true);
