@@ -1,50 +1,24 @@
-/**
- * The inspector page in headless Chromium on sessions recorded in the new event shapes: the request
- * as the model saw it, times and durations, retries, fallbacks and stream resets, the failure and
- * pause banners, partial output, each deps operation's old → new value, the type filter, and the
- * sub-agent → parent call link. Screenshots go to test-results/inspector/.
- */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../store/sqlite-store.js";
-import { startInspector } from "./server.js";
-import { chromiumAvailable, launchChromium } from "./test-support/chromium.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, chromiumAvailable, inspectorPage } from "./test-support/chromium.js";
 import { INJECTION, recordFixtures, type SentSeqs } from "./test-support/recorded-sessions.js";
 
-const ARTIFACTS = fileURLToPath(new URL("../../test-results/inspector/", import.meta.url));
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the inspector shows what was sent and what was lost", () => {
-  const dir = mkdtempSync(join(tmpdir(), "nous-inspector-sent-"));
-  const store = new SqliteStore({ path: join(dir, "sessions.db") });
-  let inspector: Awaited<ReturnType<typeof startInspector>>;
-  let browser: Browser;
+  const fixture = inspectorPage({
+    prefix: "nous-inspector-sent-",
+    token: "sent-token-0123456789abcdefghijklmnop",
+    seed: (store) => recordFixtures(store, 200),
+    consoleErrors: true,
+  });
+  const problems = fixture.problems;
   let page: Page;
   let seqs: SentSeqs;
-  const problems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    seqs = await recordFixtures(store, 200);
-    inspector = await startInspector({ store, port: 0, token: "sent-token-0123456789abcdefghijklmnop" });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console: ${message.text()}`);
-    });
-    await page.goto(inspector.url);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await inspector?.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+  let url: string;
+  beforeAll(() => {
+    ({ page, seeded: seqs, url } = fixture);
   });
 
   const row = (seq: number) => page.locator(`#timeline li[data-seq="${seq}"]`);
@@ -56,7 +30,7 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
 
   it("shows a request as sent: system text, tools, settings, window messages, wire, stream and response ids", async () => {
-    await page.goto(`${inspector.url.split("?")[0]}#/s/sent`);
+    await page.goto(`${url.split("?")[0]}#/s/sent`);
     await row(seqs.request).waitFor();
     await select(seqs.request);
     await page.locator("#request-system").waitFor();
@@ -194,7 +168,7 @@ describe.skipIf(!available)("the inspector shows what was sent and what was lost
   });
 
   it("links a sub-agent's session to its parent call: the parent opens with that call selected", async () => {
-    await page.goto(`${inspector.url.split("?")[0]}#/s/${encodeURIComponent("sent/t1")}`);
+    await page.goto(`${url.split("?")[0]}#/s/${encodeURIComponent("sent/t1")}`);
     await page.locator("#parent-link").waitFor();
     expect(await page.locator("#parent-link").innerText()).toBe("sent, call t1");
     await page.locator("#parent-link").click();

@@ -1,21 +1,9 @@
-/**
- * The inspector page in headless Chromium on a session of 10,000 events: the timeline is windowed
- * (only the rows in view are in the DOM), renders within 1 s and selects within 100 ms (the row
- * highlighted and the detail pane filled; the state at the event, fetched after, is reported),
- * measured in the page with performance.now. The numbers are printed; a screenshot goes to test-results/inspector/.
- */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../store/sqlite-store.js";
-import { startInspector } from "./server.js";
-import { chromiumAvailable, launchChromium } from "./test-support/chromium.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, chromiumAvailable, inspectorPage } from "./test-support/chromium.js";
 import { bigSession } from "./test-support/recorded-sessions.js";
 
-const ARTIFACTS = fileURLToPath(new URL("../../test-results/inspector/", import.meta.url));
 const available = chromiumAvailable();
 const EVENTS = 10_000;
 
@@ -30,31 +18,19 @@ function median(values: readonly number[]): number {
 }
 
 describe.skipIf(!available)("the inspector on a session of 10,000 events", () => {
-  const dir = mkdtempSync(join(tmpdir(), "nous-inspector-big-"));
-  const store = new SqliteStore({ path: join(dir, "sessions.db") });
-  let inspector: Awaited<ReturnType<typeof startInspector>>;
-  let browser: Browser;
+  const fixture = inspectorPage({
+    prefix: "nous-inspector-big-",
+    token: "big-token-0123456789abcdefghijklmnopq",
+    seed: (store) => store.append("big", bigSession(EVENTS), { expectedLastSeq: 0 }),
+  });
+  const problems = fixture.problems;
   let page: Page;
-  const problems: string[] = [];
   const timings = () => page.evaluate(() => (window as unknown as { __nousTimings: Timings }).__nousTimings);
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await store.append("big", bigSession(EVENTS), { expectedLastSeq: 0 });
-    inspector = await startInspector({ store, port: 0, token: "big-token-0123456789abcdefghijklmnopq" });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-    await page.goto(inspector.url);
+    page = fixture.page;
     await page.locator('#session-list li[data-session="big"]').waitFor();
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await inspector?.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it("renders the timeline within 1 s and selects within 100 ms, with only the rows in view in the DOM", async () => {
     const opens: number[] = [];

@@ -1,5 +1,5 @@
 import type { DepsOperation } from "../context/operations.js";
-import type { ModelUsage, NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
+import type { ModelSettings, ModelUsage, NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
 import type { AssistantPart, Message, UserContentPart } from "./messages.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
@@ -177,15 +177,8 @@ export interface EventDataMap {
   run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
 }
 
-/** Settings as recorded: `ModelSettings` without what cannot be logged. */
-export interface RecordedSettings {
-  readonly temperature?: number;
-  readonly topP?: number;
-  readonly maxOutputTokens?: number;
-  readonly stopSequences?: readonly string[];
-  readonly seed?: number;
-  readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
+/** Settings as recorded: the request's `ModelSettings`, JSON-normalized. */
+export type RecordedSettings = ModelSettings;
 
 /** An error as the log keeps it. `name` is the error's class. */
 export interface RecordedError {
