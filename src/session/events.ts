@@ -1,5 +1,12 @@
 import type { DepsOperation } from "../context/operations.js";
-import type { ModelSettings, ModelUsage, NativeOutputSpec, ToolChoice, ToolDefinition, WireTarget } from "../models/model.js";
+import type {
+  ModelSettings,
+  ModelUsage,
+  NativeOutputSpec,
+  ToolChoice,
+  ToolDefinition,
+  WireTarget,
+} from "../models/model.js";
 import type { AssistantPart, Message, UserContentPart } from "./messages.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
