@@ -14,36 +14,60 @@ import type { RunResult } from "../runner/types.js";
 export function agentStream<O, D extends object>(
   run: (emit: Emit<AgentStreamEvent>) => Promise<RunResult<O, D>>,
 ): AgentStream<O, D> {
-  let settle: { resolve(value: RunResult<O, D>): void; reject(error: unknown): void } | undefined;
-  const result = new Promise<RunResult<O, D>>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  // Nobody has to read `result`: its rejection is never unhandled.
-  result.catch(() => {});
-  let started = false;
-  const channel = new EventChannel<AgentStreamEvent, undefined>(async (emit) => {
-    started = true;
+  return new RunStream(run);
+}
+
+function ignore(): void {}
+
+/**
+ * The stream and its iterator in one object, with methods rather than closures: one is made per
+ * streaming run.
+ */
+class RunStream<O, D extends object> implements AgentStream<O, D>, AgentStreamIterator {
+  readonly result: Promise<RunResult<O, D>>;
+  readonly #channel: EventChannel<AgentStreamEvent, undefined>;
+  readonly #run: (emit: Emit<AgentStreamEvent>) => Promise<RunResult<O, D>>;
+  #resolve!: (value: RunResult<O, D>) => void;
+  #reject!: (error: unknown) => void;
+  #started = false;
+
+  constructor(run: (emit: Emit<AgentStreamEvent>) => Promise<RunResult<O, D>>) {
+    this.#run = run;
+    this.result = new Promise<RunResult<O, D>>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // Nobody has to read `result`: its rejection is never unhandled.
+    this.result.catch(ignore);
+    this.#channel = new EventChannel<AgentStreamEvent, undefined>((emit) => this.#drive(emit));
+  }
+
+  async #drive(emit: Emit<AgentStreamEvent>): Promise<undefined> {
+    this.#started = true;
     try {
-      settle?.resolve(await run(emit));
+      this.#resolve(await this.#run(emit));
     } catch (error) {
-      settle?.reject(error);
+      this.#reject(error);
       if (!(error instanceof ApprovalPendingError)) throw error;
     }
     return undefined;
-  });
-  const iterator: AgentStreamIterator = {
-    next: () => channel.next(),
-    return: () => {
-      if (!started) settle?.reject(new ConsumerStoppedError());
-      return channel.return();
-    },
-    throw: (error: unknown) => {
-      if (!started) settle?.reject(error);
-      return channel.throw(error);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-  return { result, [Symbol.asyncIterator]: () => iterator };
+  }
+
+  next(): Promise<IteratorResult<AgentStreamEvent>> {
+    return this.#channel.next();
+  }
+
+  return(): Promise<IteratorResult<AgentStreamEvent>> {
+    if (!this.#started) this.#reject(new ConsumerStoppedError());
+    return this.#channel.return();
+  }
+
+  throw(error: unknown): Promise<IteratorResult<AgentStreamEvent>> {
+    if (!this.#started) this.#reject(error);
+    return this.#channel.throw(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }

@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
+import type { EventDataMap } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
@@ -8,6 +9,8 @@ import type { RunState } from "./run-state.js";
 import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
 import { consumeModelStream } from "./streaming.js";
 import { parseArgs } from "./tool-arguments.js";
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Sends one request (streaming or not), records `model_request`, `model_response` and the
@@ -24,7 +27,7 @@ export async function dispatchRequest<D extends object, O>(
   let request = hooks.preRequest ? ((await hooks.preRequest(original, state.runContext())) ?? original) : original;
   if (request.onNotice === undefined) request = { ...request, onNotice: noticeRecorder(state) };
   const name = modelName(model);
-  recordRequest(state, request);
+  recordRequest(state, request, name);
   const started = performance.now();
   let response: ModelResponse;
   if (emit) {
@@ -35,14 +38,16 @@ export async function dispatchRequest<D extends object, O>(
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
   if (hooks.postResponse) response = (await hooks.postResponse(response, state.runContext())) ?? response;
   state.usage = addUsage(state.usage, responseUsage(response.usage));
-  state.record("model_response", {
+  const recorded: Mutable<EventDataMap["model_response"]> = {
     model: response.modelId ? `${model.provider}:${response.modelId}` : name,
     usage: response.usage,
     finishReason: response.finishReason,
     latencyMs,
-    ...(response.responseId === undefined ? {} : { responseId: response.responseId }),
-    ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
-  });
+  };
+  // Assigned, not spread in: this runs once per step.
+  if (response.responseId !== undefined) recorded.responseId = response.responseId;
+  if (response.requestId !== undefined) recorded.requestId = response.requestId;
+  state.record("model_response", recorded);
   // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
   // crash before then is asked for again on resume, and nothing has acted on it yet.
   state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });

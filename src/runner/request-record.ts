@@ -33,13 +33,18 @@ export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
  * Records `model_request` for a request about to be sent, as the provider will receive it: wire,
  * stream flag, instructions, tools (by hash, with one `tool_definitions` event per distinct set in
  * the session), settings, output, and the messages as the seq range of the surface events they are
- * the projection of — or inline, when a `preRequest` hook sent other messages.
+ * the projection of — or inline, when a `preRequest` hook sent other messages. `name` is the
+ * model's `provider:modelId` (the caller has it already).
  */
-export function recordRequest<D extends object, O>(state: RunState<D, O>, request: ModelRequest): void {
+export function recordRequest<D extends object, O>(
+  state: RunState<D, O>,
+  request: ModelRequest,
+  name: string = modelName(state.config.model),
+): void {
   const { model, emit } = state.config;
   const log = state.context.log;
   const data: Mutable<EventDataMap["model_request"]> = {
-    model: modelName(model),
+    model: name,
     iteration: state.iteration,
     messageCount: request.messages.length,
   };

@@ -9,13 +9,22 @@ import { RunContext } from "../session/run-context.js";
 import type { RunSeam } from "../session/run-seam.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
-import type { AgentStreamEvent } from "./agent-stream-event.js";
+import type { AgentStreamEvent, StreamedLogEvent } from "./agent-stream-event.js";
 import type { Emit } from "./event-channel.js";
 import type { NestedJournalEntry } from "./nested-journal.js";
 import type { OutputSpec } from "./output-spec.js";
 import type { AgentHooks, AgentOptions, UsageLimits } from "./types.js";
 
 const NO_PAUSE = { pause: false } as const;
+
+/**
+ * `event` as the stream delivers it (`kind: "event"` first, then its own fields). A literal of one
+ * shape rather than a spread: this runs for every event of every streaming run.
+ */
+function streamedEvent(event: SessionEvent): StreamedLogEvent {
+  if (event.sessionId !== undefined || event.runId !== undefined) return { kind: "event", ...event };
+  return { kind: "event", seq: event.seq, at: event.at, type: event.type, data: event.data } as StreamedLogEvent;
+}
 
 /** Everything fixed for the length of one run. */
 export interface RunConfig<D extends object, O> {
@@ -137,6 +146,10 @@ export class RunState<D extends object, O> {
   #published: number;
   /** The stream's reader has not asked for the event the run paused at yet. */
   #pausing: Promise<void> | undefined;
+  /** Ends `#pausing` (one function per run, not one per pause: `publish` runs at every step). */
+  readonly #endPause = (): void => {
+    this.#pausing = undefined;
+  };
 
   /** What this run's folds built and no one has read since: written in place by the next fold. */
   #owned = new WeakSet<object>();
@@ -180,18 +193,15 @@ export class RunState<D extends object, O> {
     const end = log.length;
     let waiting: Promise<void> | undefined;
     for (let index = this.#published; index < end; index++) {
-      const event = { kind: "event" as const, ...(log.at(index) as SessionEvent) };
+      const event = streamedEvent(log.at(index) as SessionEvent);
       // One pause at a time (concurrent nested calls publish too): a second one waits for the first.
       if (pause && index === end - 1 && this.#pausing === undefined) waiting = emit(event);
       else emit(event, NO_PAUSE);
     }
     this.#published = end;
     if (waiting !== undefined) {
-      const clear = () => {
-        this.#pausing = undefined;
-      };
       this.#pausing = waiting;
-      waiting.then(clear, clear);
+      waiting.then(this.#endPause, this.#endPause);
       return waiting;
     }
     return pause ? this.#pausing : undefined;

@@ -235,12 +235,21 @@ function validate<D extends object, O>(
   tool: AnyTool<D>,
   value: unknown,
 ): Checked | Promise<Checked> {
-  const outcome = (result: ValidationResult<unknown>) =>
-    result.ok
-      ? { value: result.value }
-      : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
   const result = tool.schema.validate(value);
-  return result instanceof Promise ? result.then(outcome) : outcome(result);
+  // No closure on the synchronous path: this runs for every tool call.
+  return result instanceof Promise
+    ? result.then((settled) => checkedArguments(state, tool, settled))
+    : checkedArguments(state, tool, result);
+}
+
+function checkedArguments<D extends object, O>(
+  state: RunState<D, O>,
+  tool: AnyTool<D>,
+  result: ValidationResult<unknown>,
+): Checked {
+  return result.ok
+    ? { value: result.value }
+    : failure(state, tool, `Invalid arguments for tool "${tool.name}": ${result.issues}`);
 }
 
 /**
