@@ -1,5 +1,5 @@
 import { Secret } from "./secret.js";
-import { redactionActive, redactText } from "./secret-registry.js";
+import { redactionActive, redactText, shortestSecretLength } from "./secret-registry.js";
 
 /**
  * `value` with every `secret()` marker replaced by its placeholder and every registered secret
@@ -16,7 +16,7 @@ import { redactionActive, redactText } from "./secret-registry.js";
  */
 export function redact<T>(value: T): T {
   if (!redactionActive()) return value;
-  return walk(value, []) as T;
+  return walk(value, 0, undefined) as T;
 }
 
 /**
@@ -40,23 +40,30 @@ export function redactError<E>(error: E): E {
   return error;
 }
 
-function walk(value: unknown, ancestors: object[]): unknown {
-  if (typeof value === "string") return redactText(value);
+/**
+ * Past this depth `walk` keeps the objects it is inside, to stop at a cycle: only a cyclic value
+ * (never event data, perhaps a logger's details) nests this deep, so ordinary values cost no list.
+ */
+const TRACKED_DEPTH = 32;
+
+function walk(value: unknown, depth: number, ancestors: object[] | undefined): unknown {
+  if (typeof value === "string") return value.length < shortestSecretLength() ? value : redactText(value);
   if (typeof value !== "object" || value === null) return value;
-  // Only a cyclic value (never event data, perhaps a logger's details) nests this deep.
-  if (ancestors.length > 32 && ancestors.includes(value)) return value;
+  let inside = ancestors;
+  if (depth >= TRACKED_DEPTH) {
+    if (inside?.includes(value)) return value;
+    inside = inside === undefined ? [value] : [...inside, value];
+  }
   if (Array.isArray(value)) {
-    ancestors.push(value);
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
-      const redacted = walk(item, ancestors);
+      const redacted = typeof item === "object" || typeof item === "string" ? walk(item, depth + 1, inside) : item;
       if (redacted !== item) {
         copy ??= value.slice();
         copy[index] = redacted;
       }
     }
-    ancestors.pop();
     return copy ?? value;
   }
   const prototype = Object.getPrototypeOf(value);
@@ -64,15 +71,15 @@ function walk(value: unknown, ancestors: object[]): unknown {
     if (Secret.isInstance(value)) return value.placeholder;
     return value instanceof Error ? redactError(value) : value;
   }
-  ancestors.push(value);
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
     const item = record[key];
-    const redactedKey = redactText(key);
-    const redacted = walk(item, ancestors);
+    const redactedKey = key.length < shortestSecretLength() ? key : redactText(key);
+    // Numbers, booleans, null and undefined hold nothing to redact: no call for them.
+    const redacted = typeof item === "object" || typeof item === "string" ? walk(item, depth + 1, inside) : item;
     if (copy === undefined && (redactedKey !== key || redacted !== item)) {
       copy = prototype === null ? Object.create(null) : {};
       for (let before = 0; before < index; before++)
@@ -80,7 +87,6 @@ function walk(value: unknown, ancestors: object[]): unknown {
     }
     if (copy !== undefined) define(copy, redactedKey, redacted);
   }
-  ancestors.pop();
   return copy ?? value;
 }
 

@@ -60,6 +60,11 @@ export function redactionActive(): boolean {
   return markers || forms.size > 0;
 }
 
+/** The length of the shortest registered form (Infinity when none): shorter text holds no secret. */
+export function shortestSecretLength(): number {
+  return shortest;
+}
+
 /** The length of the longest registered form (0 when none): how much of a stream to hold back. */
 export function longestSecretLength(): number {
   return longest;
