@@ -26,18 +26,28 @@ class RedactingIterator implements AsyncIterator<ModelStreamPart> {
     this.#inner = inner;
   }
 
-  async next(): Promise<IteratorResult<ModelStreamPart>> {
-    while (this.#ready.length === 0) {
-      const next = await this.#inner.next();
-      if (next.done) {
-        this.#release();
-        if (this.#ready.length === 0) return next;
-        break;
-      }
-      this.#accept(next.value);
+  // Not an async function: a part already redacted is handed out without waiting on the model's
+  // stream, and each part read costs one `then`, not an async call and an await.
+  next(): Promise<IteratorResult<ModelStreamPart>> {
+    const ready = this.#ready.shift();
+    if (ready !== undefined) return Promise.resolve({ done: false, value: ready });
+    try {
+      return this.#inner.next().then(this.#received);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return { done: false, value: this.#ready.shift() as ModelStreamPart };
   }
+
+  /** Takes one part of the model's stream; reads the next while nothing is ready to hand out. */
+  readonly #received = (
+    next: IteratorResult<ModelStreamPart>,
+  ): IteratorResult<ModelStreamPart> | Promise<IteratorResult<ModelStreamPart>> => {
+    if (next.done) this.#release();
+    else this.#accept(next.value);
+    const ready = this.#ready.shift();
+    if (ready !== undefined) return { done: false, value: ready };
+    return next.done ? next : this.#inner.next().then(this.#received);
+  };
 
   // Straight to the model's stream, never queued behind a pending `next` (see consumeModelStream).
   return(value?: unknown): Promise<IteratorResult<ModelStreamPart>> {
