@@ -11,7 +11,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 // Agents reuse one frozen definitions array and one settings object from step to step: each is
 // hashed or normalized once, not once per request.
 const hashes = new WeakMap<readonly ToolDefinition[], string>();
-const normalized = new WeakMap<ModelSettings, RecordedSettings | undefined>();
+const normalized = new WeakMap<ModelSettings, RecordedSettings>();
+/** What `normalized` holds for settings that record nothing. */
+const NO_SETTINGS: RecordedSettings = Object.freeze({});
 
 /**
  * SHA-256 (hex) of the canonical JSON of a set of tool definitions: the `hash` of its
@@ -128,10 +130,12 @@ function knownToolHashes<D extends object, O>(state: RunState<D, O>): Set<string
 
 /** Settings as JSON (what the provider's body is built from), or undefined when there are none. */
 function recordedSettings(settings: ModelSettings): RecordedSettings | undefined {
-  if (normalized.has(settings)) return normalized.get(settings);
-  if (Object.keys(settings).length === 0) return undefined;
-  const json = JSON.parse(JSON.stringify(settings) ?? "{}") as RecordedSettings;
-  const result = Object.keys(json).length === 0 ? undefined : json;
-  normalized.set(settings, result);
+  // One lookup per request, empty settings (the usual case) included.
+  const cached = normalized.get(settings);
+  if (cached !== undefined) return cached === NO_SETTINGS ? undefined : cached;
+  const json =
+    Object.keys(settings).length === 0 ? undefined : (JSON.parse(JSON.stringify(settings) ?? "{}") as RecordedSettings);
+  const result = json === undefined || Object.keys(json).length === 0 ? undefined : json;
+  normalized.set(settings, result ?? NO_SETTINGS);
   return result;
 }
