@@ -70,6 +70,32 @@ describe("redact", () => {
     expect(redacted.date).toBe(date);
   });
 
+  it("finds a secret registered after the same text was found clean (the clean-text memo is emptied)", () => {
+    registerSecret("another-secret-value");
+    const text = `token ${KEY}`;
+    expect(redact({ text })).toEqual({ text });
+    expect(redact({ text })).toEqual({ text });
+    registerSecret(KEY);
+    expect(redact({ text })).toEqual({ text: `token ${hashed(KEY)}` });
+  });
+
+  it("finds secrets in cyclic values deeper than 32 levels, and stops", () => {
+    registerSecret(KEY);
+    type Node = { next?: Node; note: string };
+    const first: Node = { note: "start" };
+    let last = first;
+    for (let depth = 0; depth < 40; depth++) {
+      const node: Node = { note: depth === 38 ? KEY : "plain" };
+      last.next = node;
+      last = node;
+    }
+    last.next = first;
+    const redacted = redact(first);
+    let node: Node | undefined = redacted;
+    for (let depth = 0; depth < 39; depth++) node = node?.next;
+    expect(node?.note).toBe(hashed(KEY));
+  });
+
   it("redacts an error's message, stack and causes in place", () => {
     registerSecret(KEY);
     const error = new Error(`failed with ${KEY}`, { cause: new Error(`because ${KEY}`) });
