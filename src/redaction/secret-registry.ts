@@ -16,15 +16,6 @@ let shortest = Number.POSITIVE_INFINITY;
 let longest = 0;
 let pattern: RegExp | undefined;
 let markers = false;
-/**
- * Strings searched since the last registration and found to hold no secret. A run records the same
- * strings again and again (its id, the model's name, hashes): each is searched once, not once per
- * event. Only short strings (ids, names, hashes), at most 1,024 of them (emptied when full): it
- * holds on to no large text. Emptied by every registration.
- */
-const clean = new Set<string>();
-const CLEAN_CAPACITY = 1024;
-const CLEAN_MAX_LENGTH = 256;
 
 /**
  * Registers a secret string for the whole process: from now on `redact` replaces every occurrence
@@ -57,7 +48,6 @@ function addForm(form: string, original: string): void {
   shortest = Math.min(shortest, form.length);
   longest = Math.max(longest, form.length);
   pattern = undefined;
-  clean.clear();
 }
 
 /** Notes that a `secret()` marker exists, so `redact` must walk values from now on. */
@@ -95,21 +85,13 @@ export function redactText(text: string): string {
 /** True when `text` holds a registered secret. */
 export function containsSecret(text: string): boolean {
   if (text.length < shortest) return false;
-  if (clean.has(text)) return false;
-  let found: boolean;
   if (formList.length <= 16) {
-    found = false;
-    for (let index = 0; index < formList.length && !found; index++) found = text.includes(formList[index] as string);
-  } else {
-    const pattern = secretPattern();
-    pattern.lastIndex = 0;
-    found = pattern.test(text);
+    for (let index = 0; index < formList.length; index++) if (text.includes(formList[index] as string)) return true;
+    return false;
   }
-  if (!found && text.length <= CLEAN_MAX_LENGTH) {
-    if (clean.size >= CLEAN_CAPACITY) clean.clear();
-    clean.add(text);
-  }
-  return found;
+  const found = secretPattern();
+  found.lastIndex = 0;
+  return found.test(text);
 }
 
 /** Every registered form as one global alternation, longest first (so a secret containing another wins). */
@@ -141,5 +123,4 @@ export function forgetSecretsForTesting(): void {
   longest = 0;
   pattern = undefined;
   markers = false;
-  clean.clear();
 }
