@@ -73,7 +73,9 @@ export function recordRequest<D extends object, O>(state: RunState<D, O>, reques
  * The request's `onNotice`: records each retry (`model_retry`) and each move to the next model of a
  * fallback chain (`model_fallback`) in the run's log. One function per run.
  */
-export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (notice: ModelCallNotice) => void {
+export function noticeRecorder<D extends object, O>(
+  state: RunState<D, O>,
+): (notice: ModelCallNotice) => Promise<void> | undefined {
   let recorder = state.noticeRecorder;
   if (recorder === undefined) {
     recorder = (notice) => {
@@ -100,6 +102,8 @@ export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (not
           throw new TypeError(`unknown model notice ${JSON.stringify(unhandled)}`);
         }
       }
+      // The wrapper waits for this before its next attempt: no request goes out before its record.
+      return state.commit();
     };
     state.noticeRecorder = recorder;
   }

@@ -120,7 +120,7 @@ export class RunState<D extends object, O> {
   /** The tool-definition hashes the session's log holds: read once per run (see `recordRequest`). */
   knownToolHashes: Set<string> | undefined;
   /** Records the retries and fallbacks of this run's requests (see `noticeRecorder`). */
-  noticeRecorder: ((notice: ModelCallNotice) => void) | undefined;
+  noticeRecorder: ((notice: ModelCallNotice) => Promise<void> | undefined) | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
   readonly replayedNested = new Set<string>();
   /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */
