@@ -121,7 +121,7 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
   };
 }
 
-/** The model the CLI picks: `--model`, else NOUS_MODEL, else undefined (the built-in TestModel). */
+/** The model the CLI picks: `--model`, else NOUS_MODEL, else undefined (the agent's own model; the built-in assistant's is the OfflineModel). */
 export function chosenModel(option: string | undefined): string | undefined {
   return option ?? (process.env.NOUS_MODEL || undefined);
 }
