@@ -14,7 +14,7 @@ describe("nous inspect", () => {
       string,
       ...string[],
     ];
-    const child = spawn(command, args, { cwd, env: { ...process.env, NOUS_MODEL: "test", NOUS_STORE: "" } });
+    const child = spawn(command, args, { cwd, env: { ...process.env, NOUS_MODEL: "", NOUS_STORE: "" } });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk) => {

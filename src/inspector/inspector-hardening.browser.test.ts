@@ -26,7 +26,7 @@ async function inspectCommand(storePath: string, ...args: string[]) {
     string,
     ...string[],
   ];
-  const child = spawn(command, rest, { env: { ...process.env, NOUS_MODEL: "test", NOUS_STORE: "", FORCE_COLOR: "" } });
+  const child = spawn(command, rest, { env: { ...process.env, NOUS_MODEL: "", NOUS_STORE: "", FORCE_COLOR: "" } });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk) => {
