@@ -20,6 +20,8 @@ export type AgentFactory = (options: {
 export interface AgentSource {
   /** "built-in assistant" or the file path. */
   readonly label: string;
+  /** The agent file as given on the command line; undefined for the built-in assistant. */
+  readonly agentFile?: string;
   /** Builds the agent; `model` replaces the file's own model when the file exports a factory. */
   build(options: { model?: Model | string; maxIterations?: number }): Promise<AnyAgent>;
   /** False when the file exports an agent instance, whose model cannot be replaced. */
@@ -172,10 +174,11 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   };
   if (isAgent(exported)) {
-    return { label: file, acceptsModel: false, build: async () => exported, liveDeps };
+    return { label: file, agentFile: file, acceptsModel: false, build: async () => exported, liveDeps };
   }
   return {
     label: file,
+    agentFile: file,
     acceptsModel: true,
     liveDeps,
     build: async (options) => {

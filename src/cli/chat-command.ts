@@ -81,7 +81,7 @@ export async function chatCommand(io: CliIo, args: readonly string[]): Promise<n
     const outcome = await task;
     running = undefined;
     controller = undefined;
-    reportOutcome(io, outcome, session.sessionId, startedAt);
+    reportOutcome(io, outcome, session.sessionId, startedAt, session.source.agentFile);
   };
 
   try {

@@ -104,6 +104,8 @@ const checks: Record<string, Check> = {
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain("Waiting for approval (session u42)");
     expect(result.stderr).toContain('set_reminder({"channel":"sms","hour":19})  call call_1_1');
+    // The hint names the README's next command.
+    expect(result.stderr).toContain("nous approvals approve u42 call_1_1 --agent ./agent.ts ");
   },
   "nous sessions list --status awaiting_approval": async (command) => {
     const result = await nous(command);

@@ -192,7 +192,7 @@ export async function runCommand(io: CliIo, args: readonly string[]): Promise<nu
       toolCalls,
     );
     if (values.json) printJson(io, outcomeJson(outcome, prepared.sessionId, toolCalls));
-    reportOutcome(io, outcome, prepared.sessionId, startedAt);
+    reportOutcome(io, outcome, prepared.sessionId, startedAt, prepared.source.agentFile);
     if (outcome.status === "failed" && NousError.isInstance(outcome.error) && outcome.error.code === "session_state") {
       io.err(`An interrupted run is continued with: nous sessions resume ${prepared.sessionId} [--agent FILE]\n`);
     }

@@ -59,14 +59,40 @@ function npxNous(project: PackedProject, args: readonly string[], nodeFolder?: s
 }
 
 const PROMPT = "Remind me to buy milk";
+const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Runs `use` with a store URL on a PostgreSQL schema of its own, dropped afterwards. */
+async function withSchema<T>(use: (store: string) => Promise<T>): Promise<T> {
+  const store = new URL(DATABASE_URL);
+  const schema = `nous_ts_${process.pid}_${Date.now().toString(36)}`;
+  store.searchParams.set("schema", schema);
+  try {
+    return await use(store.href);
+  } finally {
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+function expectTodoAdded(result: Ran): void {
+  expect(result.stderr).not.toContain("needs tsx");
+  expect(result.code, result.stderr).toBe(0);
+  const outcome = JSON.parse(result.stdout) as { status: string; output: string; deps: { todos: string[] } };
+  expect(outcome).toMatchObject({ status: "completed", deps: { todos: ["buy milk"] } });
+  expect(outcome.output).toBe('Added "buy milk" to your todo list (item 1).');
+}
 
 describe("TypeScript agent files in a user's project (packed tarball)", () => {
   let withTsx: PackedProject;
   let withoutTsx: PackedProject;
 
   beforeAll(() => {
-    withTsx = packedProject({ with: ["tsx@4.23.15", "better-sqlite3@12.6.2", "pg@8.23.1"] });
-    withoutTsx = packedProject({ with: ["better-sqlite3@12.6.2"] });
+    // The runs use a PostgreSQL store, pg being plain JavaScript: better-sqlite3 compiles from source
+    // where no prebuilt binary can be fetched (minutes on 2 cores), and the agent loads before any store opens.
+    withTsx = packedProject({ with: ["tsx@4.23.15", "pg@8.23.1"] });
+    withoutTsx = packedProject();
     for (const project of [withTsx, withoutTsx]) writeProjectFiles(project.dir, { "agent.ts": AGENT_TS });
   }, 900_000);
 
@@ -76,13 +102,10 @@ describe("TypeScript agent files in a user's project (packed tarball)", () => {
   });
 
   it("npx nous run ./agent.ts loads through the project's tsx on Node 20", async () => {
-    const result = await npxNous(withTsx, ["run", "./agent.ts", PROMPT, "--json"]);
-    expect(result.stderr).not.toContain("needs tsx");
-    expect(result.code, result.stderr).toBe(0);
-    const outcome = JSON.parse(result.stdout) as { status: string; output: string; deps: { todos: string[] } };
-    expect(outcome).toMatchObject({ status: "completed", deps: { todos: ["buy milk"] } });
-    expect(outcome.output).toBe('Added "buy milk" to your todo list (item 1).');
     expect(process.versions.node.split(".")[0]).toBe("20");
+    expectTodoAdded(
+      await withSchema((store) => npxNous(withTsx, ["run", "./agent.ts", PROMPT, "--json", "--store", store])),
+    );
   });
 
   const node24 = runtimeBinary(RUNTIMES.node24);
@@ -92,22 +115,9 @@ describe("TypeScript agent files in a user's project (packed tarball)", () => {
       execFile(join(folder, "node"), ["--version"], (_error, stdout) => done(stdout.trim())),
     );
     expect(version).toMatch(/^v24\./);
-    // Node 24 has node:sqlite; until the store picks it, a PostgreSQL store keeps better-sqlite3 (built for Node 20) out.
-    const store = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
-    const schema = `nous_ts_${process.pid}_${Date.now().toString(36)}`;
-    store.searchParams.set("schema", schema);
-    try {
-      const result = await npxNous(withTsx, ["run", "./agent.ts", PROMPT, "--json", "--store", store.href], folder);
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ status: "completed", deps: { todos: ["buy milk"] } });
-    } finally {
-      const admin = new pg.Client({
-        connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
-      });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
-    }
+    expectTodoAdded(
+      await withSchema((store) => npxNous(withTsx, ["run", "./agent.ts", PROMPT, "--json", "--store", store], folder)),
+    );
   });
 
   it("without tsx in the project: one line saying to install it, exit code 2", async () => {
