@@ -99,7 +99,7 @@ describe("TypeScript agent files in a user's project (packed tarball)", () => {
   afterAll(() => {
     withTsx?.remove();
     withoutTsx?.remove();
-  });
+  }, 120_000);
 
   it("npx nous run ./agent.ts loads through the project's tsx on Node 20", async () => {
     expect(process.versions.node.split(".")[0]).toBe("20");
