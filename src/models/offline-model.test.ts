@@ -66,6 +66,8 @@ describe("the offline parser", () => {
     expect(findExpression("3 x 4")).toBe("3 * 4");
     expect(findExpression("Remind me to buy 2 eggs")).toBeUndefined();
     expect(findExpression("hi")).toBeUndefined();
+    expect(findExpression("Add a note: dentist on 2026-12-02")).toBeUndefined();
+    expect(findExpression("Add a note: dentist on 12/02/2026")).toBeUndefined();
   });
 
   it("finds the hour, the task and the folder", () => {

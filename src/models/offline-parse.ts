@@ -20,6 +20,8 @@ const wordOperators: readonly [RegExp, string][] = [
 
 const expressionRun = /[-+(]*\s*[\d.(][\d\s.+\-*/%^()]*/g;
 const hasOperator = /[\d)]\s*[-+*/%^]\s*[-+(]*\s*[\d.(]/;
+/** A date ("2026-12-02", "12/02/2026"), not a computation. */
+const dateLike = /^\d{1,4}([-/])\d{1,2}\1\d{1,4}$/;
 
 /**
  * The arithmetic expression in a prompt, with words turned into operators ("12 times 7" → "12 * 7",
@@ -35,7 +37,8 @@ export function findExpression(prompt: string): string | undefined {
   let best: string | undefined;
   for (const match of text.matchAll(expressionRun)) {
     const candidate = trimExpression(match[0]);
-    if (hasOperator.test(candidate) && (best === undefined || candidate.length > best.length)) best = candidate;
+    if (!hasOperator.test(candidate) || dateLike.test(candidate)) continue;
+    if (best === undefined || candidate.length > best.length) best = candidate;
   }
   return best;
 }
