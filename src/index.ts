@@ -135,6 +135,13 @@ export {
   type ToolDefinition,
   type WireTarget,
 } from "./models/model.js";
+export { OFFLINE_NOTICE, OfflineModel, type OfflineModelOptions } from "./models/offline-model.js";
+export {
+  type OfflineRule,
+  type OfflineToolCall,
+  type OfflineToolResult,
+  offlineRules,
+} from "./models/offline-rules.js";
 export {
   type AnthropicSettings,
   anthropicSupportsNativeOutput,

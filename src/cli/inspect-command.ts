@@ -18,7 +18,7 @@ Options:
   --agent file          resume approved sessions with this agent file (default: the built-in
                         assistant); a decision for a session another agent ran is refused
   --export name         the agent file's export (default: default)
-  --model provider:model  the model of resumed runs (default: NOUS_MODEL, else TestModel)
+  --model provider:model  the model of resumed runs (default: NOUS_MODEL, else the offline model)
   --json                print {"url", "token", "store"} as one JSON line once listening
   -h, --help            this help
 

@@ -27,7 +27,7 @@ Commands:
 
 Every command takes --help. Common options: --store path|postgres-url (default:
 NOUS_STORE, else .nous/sessions.db), --json (machine-readable output).
-The model comes from --model provider:model, else NOUS_MODEL, else the offline TestModel.
+The model comes from --model provider:model, else NOUS_MODEL, else the rule-based offline model.
 
 Exit codes:
   0    ok
