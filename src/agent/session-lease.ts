@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { LeaseLostError } from "../errors/lease-errors.js";
 import { DefinitionError } from "../errors/user-errors.js";
+import { hostProcess, nodeBuiltin } from "../platform/node-builtin.js";
+import { randomUuid } from "../platform/random-uuid.js";
 import type { LeaseSettings } from "../runner/types.js";
 import type { Lease, SessionStore } from "../store/session-store.js";
 
@@ -117,5 +117,6 @@ export class RunLease {
 
 /** A lease owner naming this process (for whoever is refused) and unique per run. */
 function newOwner(): string {
-  return `${hostname()}/${process.pid}/${randomUUID()}`;
+  const host = nodeBuiltin<typeof import("node:os")>("node:os")?.hostname() ?? "unknown-host";
+  return `${host}/${hostProcess()?.pid ?? 0}/${randomUuid()}`;
 }
