@@ -33,7 +33,8 @@ function nodeGlobalUses(file: string): { name: string; line: number; atImport: b
 
 function isValueReference(node: ts.Identifier): boolean {
   const parent = node.parent;
-  if ((ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) && parent.name === node) return false;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
+  if (ts.isQualifiedName(parent) && parent.right === node) return false;
   if (
     (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent)) &&
     parent.name === node
