@@ -117,6 +117,11 @@ export class RunLease {
 
 /** A lease owner naming this process (for whoever is refused) and unique per run. */
 function newOwner(): string {
-  const host = nodeBuiltin<typeof import("node:os")>("node:os")?.hostname() ?? "unknown-host";
+  let host = "unknown-host";
+  try {
+    host = nodeBuiltin<typeof import("node:os")>("node:os")?.hostname() ?? host;
+  } catch {
+    // Deno without --allow-sys refuses os.hostname(): the owner is still unique by its UUID.
+  }
   return `${host}/${hostProcess()?.pid ?? 0}/${randomUuid()}`;
 }

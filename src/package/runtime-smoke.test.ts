@@ -17,8 +17,8 @@ import { type PackedProject, packedProject, repoRoot } from "../test-support/pac
  */
 const run = promisify(execFile);
 const smoke = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "runtime-smoke.mjs");
-/** Deno's permissions: files (SQLite, temp folders), env, loopback (PostgreSQL), the crash child, os info. */
-const denoFlags = "--cached-only --allow-read --allow-write --allow-env --allow-net=127.0.0.1 --allow-run --allow-sys";
+/** Deno's permissions (no --allow-sys, no -A): files (SQLite, temp folders), env, loopback (PostgreSQL), the crash child. */
+const denoFlags = "--cached-only --allow-read --allow-write --allow-env --allow-net=127.0.0.1 --allow-run";
 
 interface Target {
   readonly name: string;
