@@ -71,6 +71,7 @@ export {
   ModelBehaviorError,
   type NestedCallRecord,
   NetworkError,
+  NoDefaultStoreError,
   NonJsonValueError,
   NousError,
   type NousErrorOptions,

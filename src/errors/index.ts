@@ -1,6 +1,7 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { LeaseLostError } from "./lease-errors.js";
+export { NoDefaultStoreError } from "./no-default-store-error.js";
 export { NonJsonValueError } from "./non-json-value-error.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
 export {

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
 import { modelName } from "../models/model.js";
+import { sha256Hex } from "../platform/sha256.js";
 import { canonicalJson } from "../session/canonical-json.js";
 import type { EventDataMap, RecordedSettings, SessionEvent } from "../session/events.js";
 import { recordedError } from "../session/recorded-error.js";
@@ -23,7 +23,7 @@ const normalized = new WeakMap<ModelSettings, RecordedSettings | undefined>();
 export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
   let hash = hashes.get(tools);
   if (hash === undefined) {
-    hash = createHash("sha256").update(canonicalJson(tools)).digest("hex");
+    hash = sha256Hex(canonicalJson(tools));
     hashes.set(tools, hash);
   }
   return hash;

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model, ModelCallNotice } from "../models/model.js";
+import { sha256Hex } from "../platform/sha256.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";
@@ -329,6 +329,6 @@ export class RunState<D extends object, O> {
   idempotencyKey(toolCallId: string): string {
     if (this.config.sessionId === undefined) return `${this.config.runId}:${toolCallId}`;
     const source = `${this.config.sessionId ?? ""}\u0000${this.config.runId}\u0000${toolCallId}`;
-    return createHash("sha256").update(source).digest("hex").slice(0, 32);
+    return sha256Hex(source).slice(0, 32);
   }
 }
