@@ -74,6 +74,7 @@ export {
   NonJsonValueError,
   NousError,
   type NousErrorOptions,
+  OptionalPeerMissingError,
   OutputValidationError,
   OverloadedError,
   type PendingToolCall,

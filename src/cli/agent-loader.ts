@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { NousError } from "../errors/nous-error.js";
 import type { Agent, Model } from "../index.js";
 import { BUILTIN_AGENT_NAME, createBuiltinAssistant } from "./builtin-assistant.js";
 import { UsageError } from "./cli-support.js";
@@ -89,6 +90,8 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
+    // An optional part the agent imports (nous/mcp, nous/code-mode) without its package: say what to install.
+    if (NousError.isInstance(error) && error.code === "optional_peer_missing") throw error;
     throw new UsageError(`Could not load agent file "${file}": ${error instanceof Error ? error.message : error}`);
   }
   const exported = module[exportName];

@@ -3,6 +3,7 @@ export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-
 export { LeaseLostError } from "./lease-errors.js";
 export { NonJsonValueError } from "./non-json-value-error.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
+export { OptionalPeerMissingError } from "./optional-peer-missing-error.js";
 export {
   AllModelsFailedError,
   AuthenticationError,
