@@ -54,6 +54,7 @@ export {
   AuthenticationError,
   BadRequestError,
   CancelledError,
+  ConformanceCheckError,
   ContextTooLongError,
   ContextUpdateError,
   type ContextUpdateProblem,

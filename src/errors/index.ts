@@ -1,4 +1,5 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
+export { ConformanceCheckError } from "./conformance-check-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { LeaseLostError } from "./lease-errors.js";
 export { NonJsonValueError } from "./non-json-value-error.js";

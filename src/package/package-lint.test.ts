@@ -46,7 +46,16 @@ describe("the packed tarball", () => {
     expect(problems).toEqual([]);
     expect("code" in result ? result.code : 0).toBe(0);
     expect(Object.keys(report.analysis.entrypoints)).toEqual(
-      expect.arrayContaining([".", "./testing", "./sqlite", "./postgres", "./mcp", "./inspector", "./code-mode"]),
+      expect.arrayContaining([
+        ".",
+        "./testing",
+        "./sqlite",
+        "./postgres",
+        "./mcp",
+        "./inspector",
+        "./code-mode",
+        "./conformance",
+      ]),
     );
   }, 180_000);
 
