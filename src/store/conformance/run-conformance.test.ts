@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -77,22 +77,10 @@ describe("runStoreConformance (nous/conformance), without a test runner", () => 
     // Inside the package, so that "nous" resolves to it (package self-reference, to the built dist/).
     const folder = mkdtempSync(join(repoRoot, ".tmp-conformance-"));
     const file = join(folder, "my-store.test.mjs");
-    writeFileSync(
-      file,
-      `import { test } from "node:test";
-import assert from "node:assert/strict";
-import { MemoryStore } from "nous";
-import { runStoreConformance } from "nous/conformance";
-
-class MyStore extends MemoryStore {}
-
-test("MyStore is a SessionStore", async () => {
-  const report = await runStoreConformance(() => new MyStore());
-  assert.deepEqual(report.cases.filter((item) => !item.passed).map((item) => item.name + ": " + item.error?.message), []);
-  assert.ok(report.passed > 45);
-});
-`,
-    );
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const example = /```js\n(\/\/ my-store\.test\.mjs[^\n]*\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain('from "nous/conformance"');
+    writeFileSync(file, example ?? "");
     const { stdout } = await promisify(execFile)(process.execPath, ["--test", file], {
       cwd: repoRoot,
       timeout: 120_000,
