@@ -31,7 +31,7 @@ export class OptionalPeerMissingError extends UserError {
   }) {
     const installCommand = `npm install ${fields.packages.map((item) => item.spec).join(" ")}`;
     super({
-      message: `${fields.entry} needs ${fields.missing.join(" and ")}, which is not installed. Run: ${installCommand}`,
+      message: `${fields.entry} needs ${fields.missing.join(" and ")}, which ${fields.missing.length === 1 ? "is" : "are"} not installed. Run: ${installCommand}`,
       cause: fields.cause,
     });
     this.entry = fields.entry;

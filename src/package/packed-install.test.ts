@@ -200,7 +200,7 @@ describe("the packed package installed into a fresh project", () => {
       const agent = await runIn(core.dir, "npx", ["nous", "run", "./code-agent.mjs", "hi"], node24);
       expect(agent.code).toBe(7);
       expect(agent.stderr.trim()).toBe(
-        "nous: nous/code-mode needs quickjs-emscripten-core, which is not installed. Run: npm install quickjs-emscripten-core@0.32 @jitl/quickjs-wasmfile-release-sync@0.32 [optional_peer_missing]",
+        "nous: nous/code-mode needs quickjs-emscripten-core and @jitl/quickjs-wasmfile-release-sync, which are not installed. Run: npm install quickjs-emscripten-core@0.32 @jitl/quickjs-wasmfile-release-sync@0.32 [optional_peer_missing]",
       );
       const inspect = await runIn(core.dir, "npx", ["nous", "inspect", "--port", "0"], node24);
       expect(inspect.code).toBe(7);
