@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { NousError } from "../errors/nous-error.js";
 import type { Agent, Model } from "../index.js";
 import { BUILTIN_AGENT_NAME, createBuiltinAssistant } from "./builtin-assistant.js";
 import { CliExit, EXIT, UsageError } from "./cli-support.js";
@@ -153,6 +154,8 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
     const url = pathToFileURL(path).href;
     module = tsx === undefined ? ((await import(url)) as ModuleRecord) : await tsx(url);
   } catch (error) {
+    // An optional part the agent imports (nous/mcp, nous/code-mode) without its package: say what to install.
+    if (NousError.isInstance(error) && error.code === "optional_peer_missing") throw error;
     const reason = error instanceof Error ? error.message : String(error);
     // Node's own type stripping handles erasable syntax only: tsx handles the rest.
     if (typeScript && !withTsx) throw new CliExit(EXIT.usage, `${tsxMissingMessage(file)}; Node said: ${reason}`);

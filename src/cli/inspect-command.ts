@@ -52,6 +52,7 @@ async function loadInspector(): Promise<StartInspector> {
     if (typeof module.startInspector !== "function") throw new Error("it does not export startInspector");
     return module.startInspector;
   } catch (error) {
+    if (NousError.isInstance(error)) throw error; // OptionalPeerMissingError: hono is not installed
     throw new Error(
       `The web inspector (src/inspector/server.js) could not be loaded: ${error instanceof Error ? error.message : error}`,
     );

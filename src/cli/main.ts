@@ -38,6 +38,8 @@ Exit codes:
   5    nous sessions replay: the replayed log differs from the recording
   6    the session store is damaged (nous sessions verify, or a damaged event was read)
        or is not a Nous store
+  7    a package the command needs is not installed (the SQLite driver on Node.js 20,
+       pg, the inspector's hono, an agent's MCP SDK or QuickJS): the line says what to install
   130  interrupted (Ctrl-C)
 `;
 

@@ -40,7 +40,8 @@ Options:
                            deps, toolCalls, error, pending) instead of the stream
   -h, --help               this help
 
-Exit codes: 0 completed, 1 run failed, 2 usage error, 3 awaiting approval, 130 interrupted.
+Exit codes: 0 completed, 1 run failed, 2 usage error, 3 awaiting approval, 7 a package to install
+(the line says which), 130 interrupted.
 `;
 
 /** Options shared by run and chat. */

@@ -84,7 +84,13 @@ function noticeNext(
   const next = chain[index + 1];
   if (next === undefined || request.onNotice === undefined) return;
   const from = modelName(chain[index] as Model);
-  return request.onNotice({ type: "fallback", from, to: modelName(next), ...(next.wire ? { wire: next.wire } : {}), error });
+  return request.onNotice({
+    type: "fallback",
+    from,
+    to: modelName(next),
+    ...(next.wire ? { wire: next.wire } : {}),
+    error,
+  });
 }
 
 /** The error when the chain may move on; otherwise rethrows (the caller's abort first). */
