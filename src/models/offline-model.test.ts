@@ -132,6 +132,14 @@ describe("OfflineModel", () => {
     expect(result.output).toBe('Added "buy milk" to your todo list (item 1). I will remind you by SMS at 8:00.');
   });
 
+  it("answers a greeting by saying what it is and what it can do", async () => {
+    const result = await assistant().run("hi");
+    expect(result.output.split("\n")[0]).toMatch(/^Hello! I am the offline model\. I can help with arithmetic/);
+    expect(result.output.split("\n").at(-1)).toBe(OFFLINE_NOTICE);
+    const notOnlyAGreeting = await assistant().run("hi, write me a poem");
+    expect(notOnlyAGreeting.output).toContain("I did not understand that offline.");
+  });
+
   it("says in one line that it is offline and how to use a real model when it does not understand", async () => {
     const result = await assistant().run("Write me a poem about the sea");
     expect(result.output).toContain("I did not understand that offline.");

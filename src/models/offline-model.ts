@@ -132,9 +132,10 @@ export class OfflineModel implements Model {
     ]
       .filter(([name]) => tools.includes(name as string))
       .map(([, what]) => what);
-    const greeting = /^\s*(?:hi|hello|hey)\b/i.test(prompt) ? "Hello! " : "";
+    const greeting = /^\s*(?:hi|hello|hey)\b[\s!.,]*$/i.test(prompt);
+    const head = greeting ? "Hello! I am the offline model." : "I did not understand that offline.";
     const offer = can.length > 0 ? ` I can help with ${can.join(", ")}.` : "";
-    return `${greeting}I did not understand that offline.${offer}\n${OFFLINE_NOTICE}`;
+    return `${head}${offer}\n${OFFLINE_NOTICE}`;
   }
 }
 

@@ -184,7 +184,7 @@ describe("the packed package installed into a fresh project", () => {
     const withDriver = await runIn(full.dir, "npx", ["nous", "run", "hi"]);
     expect(withDriver.stderr).not.toContain("nous:");
     expect(withDriver.code).toBe(0);
-    expect(withDriver.stdout).toContain("Done.");
+    expect(withDriver.stdout).toContain("Hello! I am the offline model.");
   }, 180_000);
 
   // Under CI the Node.js 24 binary is installed from npm (runtimes.ts); elsewhere it runs when NOUS_NODE24 names one.
@@ -195,7 +195,7 @@ describe("the packed package installed into a fresh project", () => {
       const run = await runIn(core.dir, "npx", ["nous", "run", "hi"], node24);
       expect(run.stderr).not.toContain("nous:");
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain("Done.");
+      expect(run.stdout).toContain("Hello! I am the offline model.");
 
       const agent = await runIn(core.dir, "npx", ["nous", "run", "./code-agent.mjs", "hi"], node24);
       expect(agent.code).toBe(7);
