@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { packTarball, repoRoot } from "../test-support/packed-project.js";
 
@@ -29,7 +29,7 @@ describe("the packed tarball", () => {
     expect(stdout).not.toMatch(/Errors:|Warnings:/);
     // The package's `browser` field swaps the default SQLite store for a stub in browser bundles
     // (bundlers read it for files deep inside a package); publint suggests `imports` conditions instead.
-    const suggestions = stdout.split("\n").filter((line) => /^\d+\. /.test(line.replace(/\x1b\[[0-9;]*m/g, "")));
+    const suggestions = stdout.split("\n").filter((line) => /^\d+\. /.test(stripVTControlCharacters(line)));
     expect(suggestions).toHaveLength(stdout.includes("All good!") ? 0 : 1);
     for (const line of suggestions) expect(line).toContain("pkg.browser");
   }, 120_000);
