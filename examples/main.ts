@@ -1,5 +1,5 @@
 /**
- * The main job: an agent with three tools runs on the built-in TestModel (no key, no network),
+ * The main job: an agent with three tools runs on the rule-based OfflineModel (no key, no network),
  * or on the model named by NOUS_MODEL (for example NOUS_MODEL=openai:gpt-4o-mini with OPENAI_API_KEY).
  * It prints the streamed answer, the final deps and a short view of the session log. The session is
  * stored in the default SQLite store (.nous/sessions.db): `npx nous inspect` shows it in the browser.
@@ -8,7 +8,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { Agent, ContextUpdate, isLogEvent, isSurfaceType, projectDeps, type RunContext, tool } from "../src/index.js";
+import {
+  Agent,
+  ContextUpdate,
+  isLogEvent,
+  isSurfaceType,
+  OFFLINE_NOTICE,
+  OfflineModel,
+  projectDeps,
+  type RunContext,
+  tool,
+} from "../src/index.js";
 import { SqliteStore } from "../src/sqlite.js";
 
 type Todo = { id: number; text: string; done: boolean };
@@ -46,7 +56,8 @@ const countOpen = tool({
   execute: (_args, context: RunContext<Deps>) => ({ open: context.deps.todos.filter((todo) => !todo.done).length }),
 });
 
-const model = process.env.NOUS_MODEL ?? "test";
+// Offline (no NOUS_MODEL), a rule-based model maps the prompt to the right tools and arguments.
+const model = process.env.NOUS_MODEL || new OfflineModel();
 const agent = new Agent<Deps>({
   model,
   name: "todo-keeper",
@@ -55,9 +66,7 @@ const agent = new Agent<Deps>({
 });
 
 const initial: Deps = { todos: [], preferences: { reminders: { channel: "email", hour: 9 } } };
-console.log(
-  `Model: ${model}${model === "test" ? " (the built-in TestModel; set NOUS_MODEL=provider:model to use a real one)" : ""}`,
-);
+console.log(typeof model === "string" ? `Model: ${model}` : `Model: offline:rules. ${OFFLINE_NOTICE}`);
 const store = new SqliteStore(); // .nous/sessions.db under the working directory
 const sessionId = `main-${randomUUID()}`;
 console.log(`Session: ${sessionId} (stored in ${store.path})`);

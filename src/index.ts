@@ -54,6 +54,7 @@ export {
   AuthenticationError,
   BadRequestError,
   CancelledError,
+  ConformanceCheckError,
   ContextTooLongError,
   ContextUpdateError,
   type ContextUpdateProblem,
@@ -71,9 +72,11 @@ export {
   ModelBehaviorError,
   type NestedCallRecord,
   NetworkError,
+  NoDefaultStoreError,
   NonJsonValueError,
   NousError,
   type NousErrorOptions,
+  OptionalPeerMissingError,
   OutputValidationError,
   OverloadedError,
   type PendingToolCall,
@@ -135,6 +138,13 @@ export {
   type ToolDefinition,
   type WireTarget,
 } from "./models/model.js";
+export { OFFLINE_NOTICE, OfflineModel, type OfflineModelOptions } from "./models/offline-model.js";
+export {
+  type OfflineRule,
+  type OfflineToolCall,
+  type OfflineToolResult,
+  offlineRules,
+} from "./models/offline-rules.js";
 export {
   type AnthropicSettings,
   anthropicSupportsNativeOutput,

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { LeaseLostError } from "../errors/lease-errors.js";
 import { DefinitionError } from "../errors/user-errors.js";
+import { hostProcess, nodeBuiltin } from "../platform/node-builtin.js";
+import { randomUuid } from "../platform/random-uuid.js";
 import type { LeaseSettings } from "../runner/types.js";
 import type { Lease, SessionStore } from "../store/session-store.js";
 
@@ -117,5 +117,11 @@ export class RunLease {
 
 /** A lease owner naming this process (for whoever is refused) and unique per run. */
 function newOwner(): string {
-  return `${hostname()}/${process.pid}/${randomUUID()}`;
+  let host = "unknown-host";
+  try {
+    host = nodeBuiltin<typeof import("node:os")>("node:os")?.hostname() ?? host;
+  } catch {
+    // Deno without --allow-sys refuses os.hostname(): the owner is still unique by its UUID.
+  }
+  return `${host}/${hostProcess()?.pid ?? 0}/${randomUuid()}`;
 }

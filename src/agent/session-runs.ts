@@ -11,12 +11,13 @@ import { lastRun } from "../session/last-run.js";
 import { projectDeps } from "../session/projections.js";
 import { SessionLog } from "../session/session-log.js";
 import type { SessionStore } from "../store/session-store.js";
+import { openDefaultStore } from "./default-store.js";
 
 let defaultStore: Promise<SessionStore> | undefined;
 
 /** The store a session run uses when none is given: SQLite at `.nous/sessions.db`, opened once per process. */
 export function defaultSessionStore(): Promise<SessionStore> {
-  defaultStore ??= import("../store/sqlite-store.js").then(({ SqliteStore }) => new SqliteStore());
+  defaultStore ??= openDefaultStore();
   return defaultStore;
 }
 

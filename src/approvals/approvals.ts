@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { UserError } from "../errors/nous-error.js";
 import type { ApprovalPathStep } from "../errors/run-errors.js";
 import { ApprovalArgumentsError } from "../errors/user-errors.js";
+import { sha256Hex } from "../platform/sha256.js";
 import { redact } from "../redaction/redact.js";
 import { readApprovals } from "../session/approval-state.js";
 import { currentEventCheck } from "../session/event-check.js";
@@ -57,7 +57,7 @@ export class ApprovalMismatchError extends UserError {
 
 /** SHA-256 of the canonical JSON (keys sorted) of a value. */
 export function hashArgs(args: unknown): string {
-  return createHash("sha256").update(canonicalJson(args)).digest("hex");
+  return sha256Hex(canonicalJson(args));
 }
 
 function canonicalJson(value: unknown): string {

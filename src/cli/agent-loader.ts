@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { extname, join, resolve } from "node:path";
+import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { NousError } from "../errors/nous-error.js";
 import type { Agent, Model } from "../index.js";
 import { BUILTIN_AGENT_NAME, createBuiltinAssistant } from "./builtin-assistant.js";
-import { UsageError } from "./cli-support.js";
+import { CliExit, EXIT, UsageError } from "./cli-support.js";
 
 /** Any agent, whatever its deps and output types. */
 // biome-ignore lint/suspicious/noExplicitAny: the CLI runs agents of every deps and output type
@@ -20,6 +21,8 @@ export type AgentFactory = (options: {
 export interface AgentSource {
   /** "built-in assistant" or the file path. */
   readonly label: string;
+  /** The agent file as given on the command line; undefined for the built-in assistant. */
+  readonly agentFile?: string;
   /** Builds the agent; `model` replaces the file's own model when the file exports a factory. */
   build(options: { model?: Model | string; maxIterations?: number }): Promise<AnyAgent>;
   /** False when the file exports an agent instance, whose model cannot be replaced. */
@@ -39,26 +42,84 @@ function isAgent(value: unknown): value is AnyAgent {
   );
 }
 
-/** Registers tsx's ESM loader so that TypeScript agent files can be imported; a clear error without tsx. */
-async function registerTypeScript(): Promise<void> {
-  const candidates: string[] = [];
+/** The one line printed when a TypeScript agent file cannot be loaded for want of tsx (exit code 2). */
+export function tsxMissingMessage(file: string): string {
+  return `Loading the TypeScript agent file "${file}" needs tsx in your project: npm install --save-dev tsx (or compile it to .js)`;
+}
+
+/** The file an `exports` entry points to under the ESM conditions (`import`, then `node`, then `default`). */
+function esmTarget(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return undefined;
+  for (const condition of ["import", "node", "default"]) {
+    const target = esmTarget((entry as Record<string, unknown>)[condition]);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
+/**
+ * The URL of tsx's ESM API as installed for `folder` (node_modules lookup upwards from it), read from
+ * tsx's own `exports` under the import condition: `require.resolve` would give its CommonJS build,
+ * which Node 20 cannot use to register an ESM loader.
+ */
+function tsxEsmApi(folder: string): string | undefined {
+  let manifestPath: string;
   try {
-    candidates.push(createRequire(join(process.cwd(), "noop.js")).resolve("tsx/esm/api"));
-  } catch {}
-  let api: { register?: () => unknown } | undefined;
-  for (const candidate of candidates) {
-    api = await import(pathToFileURL(candidate).href).catch(() => undefined);
-    if (api?.register) break;
+    manifestPath = createRequire(join(folder, "noop.js")).resolve("tsx/package.json");
+  } catch {
+    return undefined;
   }
-  if (api?.register === undefined) {
-    api = await import("tsx/esm/api" as string).catch(() => undefined);
-  }
-  if (typeof api?.register !== "function") {
-    throw new UsageError(
-      "Loading a TypeScript agent file needs tsx: install it (npm install --save-dev tsx), or compile the file to .js",
-    );
-  }
-  api.register();
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { exports?: Record<string, unknown> };
+  const target = esmTarget(manifest.exports?.["./esm/api"]);
+  return target === undefined ? undefined : pathToFileURL(join(dirname(manifestPath), target)).href;
+}
+
+type ModuleRecord = Record<string, unknown>;
+
+/** A CommonJS-compiled module seen from ESM: `{ default: module.exports }`; its exports are the record. */
+function unwrapCommonJs(module: ModuleRecord): ModuleRecord {
+  const inner = module.default;
+  return typeof inner === "object" && inner !== null && (inner as { __esModule?: unknown }).__esModule === true
+    ? (inner as ModuleRecord)
+    : module;
+}
+
+let tsxRegistered = false;
+
+/**
+ * How to import a TypeScript agent file through the tsx installed in the user's project (looked up
+ * from the file's folder, then the working directory; never nous's own install), loaded with
+ * `import()`: `register()` puts tsx's ESM loader in place (`module.register`), so the file and the
+ * `nous` it imports are the CLI's own module instances. In a project without `"type": "module"`,
+ * where Node refuses that import (a require(esm) cycle), `tsImport` loads it through a loader scoped
+ * to that import instead. Undefined when the project has no tsx.
+ */
+async function typeScriptImporter(agentFile: string): Promise<((url: string) => Promise<ModuleRecord>) | undefined> {
+  const api = tsxEsmApi(dirname(agentFile)) ?? tsxEsmApi(process.cwd());
+  if (api === undefined) return undefined;
+  const { tsImport, register } = (await import(api)) as {
+    tsImport?: (specifier: string, parentURL: string) => Promise<ModuleRecord>;
+    register?: () => unknown;
+  };
+  if (typeof register !== "function") return undefined;
+  if (!tsxRegistered) register();
+  tsxRegistered = true;
+  return async (url) => {
+    try {
+      return unwrapCommonJs((await import(url)) as ModuleRecord);
+    } catch (error) {
+      const cycle = (error as { code?: unknown }).code === "ERR_REQUIRE_CYCLE_MODULE";
+      if (!cycle || typeof tsImport !== "function") throw error;
+      return unwrapCommonJs(await tsImport(url, pathToFileURL(agentFile).href));
+    }
+  };
+}
+
+/** Whether this Node strips TypeScript types itself (Node ≥ 22.18 and 23.6 by default). */
+function nodeStripsTypes(): boolean {
+  const features = process.features as unknown as Record<string, unknown>;
+  return features.typescript === "strip" || features.typescript === "transform";
 }
 
 /** The agent source for the built-in assistant. */
@@ -84,12 +145,21 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
     throw new UsageError(`Agent file "${file}" must be a .js, .mjs, .cjs, .ts, .mts or .cts module`);
   }
   if (!existsSync(path)) throw new UsageError(`Agent file "${file}" does not exist`);
-  if (extension.endsWith("ts")) await registerTypeScript();
-  let module: Record<string, unknown>;
+  const typeScript = extension.endsWith("ts");
+  const tsx = typeScript ? await typeScriptImporter(path) : undefined;
+  const withTsx = tsx !== undefined;
+  if (typeScript && !withTsx && !nodeStripsTypes()) throw new CliExit(EXIT.usage, tsxMissingMessage(file));
+  let module: ModuleRecord;
   try {
-    module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const url = pathToFileURL(path).href;
+    module = tsx === undefined ? ((await import(url)) as ModuleRecord) : await tsx(url);
   } catch (error) {
-    throw new UsageError(`Could not load agent file "${file}": ${error instanceof Error ? error.message : error}`);
+    // An optional part the agent imports (nous/mcp, nous/code-mode) without its package: say what to install.
+    if (NousError.isInstance(error) && error.code === "optional_peer_missing") throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    // Node's own type stripping handles erasable syntax only: tsx handles the rest.
+    if (typeScript && !withTsx) throw new CliExit(EXIT.usage, `${tsxMissingMessage(file)}; Node said: ${reason}`);
+    throw new UsageError(`Could not load agent file "${file}": ${reason}`);
   }
   const exported = module[exportName];
   if (exported === undefined) {
@@ -107,10 +177,11 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   };
   if (isAgent(exported)) {
-    return { label: file, acceptsModel: false, build: async () => exported, liveDeps };
+    return { label: file, agentFile: file, acceptsModel: false, build: async () => exported, liveDeps };
   }
   return {
     label: file,
+    agentFile: file,
     acceptsModel: true,
     liveDeps,
     build: async (options) => {
@@ -121,7 +192,7 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
   };
 }
 
-/** The model the CLI picks: `--model`, else NOUS_MODEL, else undefined (the built-in TestModel). */
+/** The model the CLI picks: `--model`, else NOUS_MODEL, else undefined (the agent's own model; the built-in assistant's is the OfflineModel). */
 export function chosenModel(option: string | undefined): string | undefined {
   return option ?? (process.env.NOUS_MODEL || undefined);
 }

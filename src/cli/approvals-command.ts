@@ -44,7 +44,7 @@ Options:
   --allow-agent-change  resume with another agent than the one that ran the session
                         (recorded in the session as agent_changed)
   --export name         the agent file's export (default: default)
-  --model provider:model  the model for the resumed run (default: NOUS_MODEL, else TestModel)
+  --model provider:model  the model for the resumed run (default: NOUS_MODEL, else the offline model)
   --no-resume           record the decision only
   --json                machine-readable output
   -h, --help            this help

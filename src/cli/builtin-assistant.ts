@@ -8,6 +8,7 @@ import {
   type SessionEvent,
   tool,
 } from "../index.js";
+import { OfflineModel } from "../models/offline-model.js";
 import { TestModel } from "../testing.js";
 import { evaluateArithmetic } from "./arithmetic.js";
 import { listDirectory } from "./file-listing.js";
@@ -26,7 +27,7 @@ export type BuiltinDeps = { notes?: Note[] };
 export const BUILTIN_AGENT_NAME = "nous-assistant";
 
 export interface BuiltinAssistantOptions {
-  /** A model or "provider:model" (default "test", the offline TestModel). */
+  /** A model or "provider:model" (default the rule-based `OfflineModel`; "test" is the schema-sampling TestModel). */
   model?: Model | string;
   maxIterations?: number;
   /** The directory the file-listing tool may see (default `process.cwd()`). */
@@ -164,17 +165,18 @@ export function recordedClock(events: readonly SessionEvent[]): () => Date {
  * no tool writes files, reads file contents or reaches the network.
  *
  * @example
- * const agent = createBuiltinAssistant({ model: process.env.NOUS_MODEL ?? "test" });
+ * const agent = createBuiltinAssistant({ model: process.env.NOUS_MODEL }); // undefined: the OfflineModel
  * await agent.run("What is 2^10?", { sessionId: "s1", store });
  */
 export function createBuiltinAssistant(options: BuiltinAssistantOptions = {}): Agent<BuiltinDeps> {
   return new Agent<BuiltinDeps>({
     name: BUILTIN_AGENT_NAME,
-    // Offline, the TestModel calls every tool but delete_note (which would pause for approval).
+    // Offline, a rule-based model maps the prompt to the right tool and arguments. "test" is the
+    // schema-sampling TestModel, calling every tool but delete_note (which would pause for approval).
     model:
-      options.model === undefined || options.model === "test"
+      options.model === "test"
         ? new TestModel({ callTools: ["current_time", "calculate", "add_note", "list_notes", "list_files"] })
-        : options.model,
+        : (options.model ?? new OfflineModel()),
     instructions:
       "You are a concise, helpful assistant in a terminal. Use the tools for dates, arithmetic, notes and listing files; never guess a computation.",
     tools: builtinTools(options),

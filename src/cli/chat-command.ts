@@ -11,7 +11,7 @@ An interactive conversation on one session: every turn sees the history of the e
   agent-file            as for nous run (default: the built-in assistant)
 
 Options:
-  --model provider:model   the model (default: NOUS_MODEL, else the offline TestModel)
+  --model provider:model   the model (default: NOUS_MODEL, else the rule-based offline model)
   --session id             continue this session (default: a new id, printed)
   --store path|url         SQLite file or postgres:// URL (default: NOUS_STORE, else .nous/sessions.db)
   --deps file.json         initial state deps of a new session
@@ -81,7 +81,7 @@ export async function chatCommand(io: CliIo, args: readonly string[]): Promise<n
     const outcome = await task;
     running = undefined;
     controller = undefined;
-    reportOutcome(io, outcome, session.sessionId, startedAt);
+    reportOutcome(io, outcome, session.sessionId, startedAt, session.source.agentFile);
   };
 
   try {

@@ -17,6 +17,13 @@ export const EXIT = Object.freeze({
   replayMismatch: 5,
   /** The store is damaged (`nous sessions verify` found damage, a read met a damaged event) or is not a Nous store. */
   damaged: 6,
+  /**
+   * A package the command needs is not installed: an optional part's peer (`OptionalPeerMissingError`:
+   * the inspector's hono, pg for a postgres:// store, the MCP SDK or QuickJS for an agent that uses
+   * them) or the SQLite driver on Node.js 20 (`SqliteDriverMissingError`). The one line printed says
+   * what to install.
+   */
+  missingPackage: 7,
   /** Interrupted by Ctrl-C (SIGINT). */
   interrupted: 130,
 });
@@ -131,6 +138,7 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.code;
   if (NousError.isInstance(error)) {
     if (error.code === "approval_pending") return EXIT.awaitingApproval;
+    if (error.code === "optional_peer_missing" || error.code === "sqlite_driver_missing") return EXIT.missingPackage;
     if (error.code === "cancelled") return EXIT.interrupted;
     if (error.code === "session_not_found") return EXIT.notFound;
     if (error.code === "event_corrupted" || error.code === "store_unrecognized") return EXIT.damaged;

@@ -18,7 +18,7 @@ Options:
   --agent file          resume approved sessions with this agent file (default: the built-in
                         assistant); a decision for a session another agent ran is refused
   --export name         the agent file's export (default: default)
-  --model provider:model  the model of resumed runs (default: NOUS_MODEL, else TestModel)
+  --model provider:model  the model of resumed runs (default: NOUS_MODEL, else the offline model)
   --json                print {"url", "token", "store"} as one JSON line once listening
   -h, --help            this help
 
@@ -52,6 +52,7 @@ async function loadInspector(): Promise<StartInspector> {
     if (typeof module.startInspector !== "function") throw new Error("it does not export startInspector");
     return module.startInspector;
   } catch (error) {
+    if (NousError.isInstance(error)) throw error; // OptionalPeerMissingError: hono is not installed
     throw new Error(
       `The web inspector (src/inspector/server.js) could not be loaded: ${error instanceof Error ? error.message : error}`,
     );

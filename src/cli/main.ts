@@ -27,7 +27,7 @@ Commands:
 
 Every command takes --help. Common options: --store path|postgres-url (default:
 NOUS_STORE, else .nous/sessions.db), --json (machine-readable output).
-The model comes from --model provider:model, else NOUS_MODEL, else the offline TestModel.
+The model comes from --model provider:model, else NOUS_MODEL, else the rule-based offline model.
 
 Exit codes:
   0    ok
@@ -38,6 +38,8 @@ Exit codes:
   5    nous sessions replay: the replayed log differs from the recording
   6    the session store is damaged (nous sessions verify, or a damaged event was read)
        or is not a Nous store
+  7    a package the command needs is not installed (the SQLite driver on Node.js 20,
+       pg, the inspector's hono, an agent's MCP SDK or QuickJS): the line says what to install
   130  interrupted (Ctrl-C)
 `;
 

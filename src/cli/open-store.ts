@@ -38,9 +38,8 @@ export async function openStore(location: string): Promise<SessionStore> {
     } catch {
       throw new UsageError(`--store: "${describeStore(location)}" is not a valid PostgreSQL URL`);
     }
-    const { PostgresStore } = await import("../postgres.js").catch((error: unknown) => {
-      throw new UsageError(`PostgreSQL stores need the "pg" package (npm install pg): ${String(error)}`);
-    });
+    // Without pg, importing nous/postgres throws OptionalPeerMissingError naming the install command.
+    const { PostgresStore } = await import("../postgres.js");
     return PostgresStore.connect(connection, schema === undefined ? {} : { schema });
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { NousError, type SessionStore } from "../index.js";
+import { NousError, OFFLINE_NOTICE, type SessionStore } from "../index.js";
 import { type AgentSource, type AnyAgent, chosenModel, loadAgentSource } from "./agent-loader.js";
 import {
   type CliIo,
@@ -27,7 +27,7 @@ session id and usage go to stderr, so \`nous run "…" > answer.txt\` keeps only
   prompt                the prompt; "-" reads it from stdin
 
 Options:
-  --model provider:model   the model (default: NOUS_MODEL, else the offline TestModel)
+  --model provider:model   the model (default: NOUS_MODEL, else the rule-based offline model)
   --session id             continue this session (default: a new id, printed)
   --store path|url         SQLite file or postgres:// URL (?schema=name)
                            (default: NOUS_STORE, else .nous/sessions.db)
@@ -40,7 +40,8 @@ Options:
                            deps, toolCalls, error, pending) instead of the stream
   -h, --help               this help
 
-Exit codes: 0 completed, 1 run failed, 2 usage error, 3 awaiting approval, 130 interrupted.
+Exit codes: 0 completed, 1 run failed, 2 usage error, 3 awaiting approval, 7 a package to install
+(the line says which), 130 interrupted.
 `;
 
 /** Options shared by run and chat. */
@@ -114,6 +115,8 @@ export async function prepareSession(
   const modelLabel = `${agent.model.provider}:${agent.model.modelId}`;
   if (agent.model.provider === "test") {
     io.err(`Model: ${modelLabel} (the built-in offline TestModel; pass --model provider:model or set NOUS_MODEL)\n`);
+  } else if (agent.model.provider === "offline") {
+    io.err(`Model: ${modelLabel} · ${OFFLINE_NOTICE}\n`);
   } else {
     io.err(`Model: ${modelLabel}\n`);
   }
@@ -190,7 +193,7 @@ export async function runCommand(io: CliIo, args: readonly string[]): Promise<nu
       toolCalls,
     );
     if (values.json) printJson(io, outcomeJson(outcome, prepared.sessionId, toolCalls));
-    reportOutcome(io, outcome, prepared.sessionId, startedAt);
+    reportOutcome(io, outcome, prepared.sessionId, startedAt, prepared.source.agentFile);
     if (outcome.status === "failed" && NousError.isInstance(outcome.error) && outcome.error.code === "session_state") {
       io.err(`An interrupted run is continued with: nous sessions resume ${prepared.sessionId} [--agent FILE]\n`);
     }

@@ -122,8 +122,17 @@ function jsonPart(deps: object): unknown {
   }
 }
 
-/** Prints how a turn ended on stderr: usage, or the approval to decide, or the error. */
-export function reportOutcome(io: CliIo, outcome: TurnOutcome, sessionId: string, startedAt: number): void {
+/**
+ * Prints how a turn ended on stderr: usage, or the approval to decide (with `--agent` when an agent
+ * file ran, as deciding needs it), or the error.
+ */
+export function reportOutcome(
+  io: CliIo,
+  outcome: TurnOutcome,
+  sessionId: string,
+  startedAt: number,
+  agentFile?: string,
+): void {
   const colors = paint(io);
   const elapsed = formatDuration(Date.now() - startedAt);
   switch (outcome.status) {
@@ -137,7 +146,10 @@ export function reportOutcome(io: CliIo, outcome: TurnOutcome, sessionId: string
         const where = call.sessionId ?? sessionId;
         const via = where === sessionId ? "" : `  in sub-agent session ${where}`;
         io.err(`  ${terminalText(call.toolName)}(${preview(call.args, 120)})  call ${call.toolCallId}${via}\n`);
-        io.err(colors.dim(`  nous approvals approve ${where} ${call.toolCallId}   (or: reject … --reason "…")\n`));
+        const agent = agentFile === undefined ? "" : ` --agent ${terminalText(agentFile)}`;
+        io.err(
+          colors.dim(`  nous approvals approve ${where} ${call.toolCallId}${agent}   (or: reject … --reason "…")\n`),
+        );
       }
       return;
     case "cancelled":

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
+import { OFFLINE_NOTICE } from "../index.js";
 import { FIXTURES, json, runCli, temporaryDirectory } from "./fixtures/cli-process.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -33,7 +34,7 @@ describe("nous (top level)", () => {
 
 describe("nous run", () => {
   it("runs the built-in assistant on the TestModel: answer on stdout, tool calls, session and usage on stderr", async () => {
-    const result = await runCli(["run", "What time is it?", "--store", store], { cwd });
+    const result = await runCli(["run", "What time is it?", "--model", "test", "--store", store], { cwd });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Done\. Tool results: current_time: /);
     expect(result.stdout).toContain('calculate: {"expression":"(2 + 3) * 4","value":20}');
@@ -47,11 +48,23 @@ describe("nous run", () => {
     expect(result.stdout + result.stderr).not.toContain("\u001b[");
   });
 
+  it("runs the built-in assistant on the offline model by default: the right answer, and one line on how to use a real model", async () => {
+    const result = await runCli(["run", "What is 2^10?", "--store", store], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("2^10 = 1024\n");
+    expect(result.stderr).toContain(`Model: offline:rules · ${OFFLINE_NOTICE}`);
+    expect(result.stderr).toMatch(/→ calculate\(\{"expression":"2\^10"\}\)/);
+    expect(result.stderr).toMatch(/Usage: 2 requests · 1 tool call /);
+  });
+
   it("--json prints one object; --session continues with state rebuilt from the log; --deps seeds a new session", async () => {
     const depsFile = join(cwd, "deps.json");
     writeFileSync(depsFile, JSON.stringify({ notes: [{ id: 7, text: "seeded", at: "2026-01-01T00:00:00.000Z" }] }));
     const first = json(
-      await runCli(["run", "note this", "--session", "r1", "--store", store, "--deps", depsFile, "--json"], { cwd }),
+      await runCli(
+        ["run", "note this", "--session", "r1", "--model", "test", "--store", store, "--deps", depsFile, "--json"],
+        { cwd },
+      ),
     );
     expect(first).toMatchObject({ sessionId: "r1", status: "completed", usage: { requests: 2, toolCalls: 5 } });
     expect((first.deps as { notes: { id: number; text: string }[] }).notes.map((note) => note.id)).toEqual([7, 8]);
@@ -62,7 +75,12 @@ describe("nous run", () => {
       "list_notes",
       "list_files",
     ]);
-    const second = await runCli(["run", "and again", "--session", "r1", "--store", store, "--json"], { cwd });
+    const second = await runCli(
+      ["run", "and again", "--session", "r1", "--model", "test", "--store", store, "--json"],
+      {
+        cwd,
+      },
+    );
     expect(second.code).toBe(0);
     expect(second.stderr).toMatch(/Session: r1 \(continued, \d+ events\)/);
     // The second turn sees the first turn's tool calls in its history, so the TestModel answers at once.
@@ -103,7 +121,12 @@ describe("nous run", () => {
   });
 
   it("exits 1 when the run fails (limit) and 2 on usage errors", async () => {
-    const limited = await runCli(["run", "hi", "--max-iterations", "1", "--store", store, "--json"], { cwd });
+    const limited = await runCli(
+      ["run", "hi", "--max-iterations", "1", "--model", "test", "--store", store, "--json"],
+      {
+        cwd,
+      },
+    );
     expect(limited.code).toBe(1);
     expect(json(limited)).toMatchObject({ status: "failed", error: { code: "max_iterations_exceeded" } });
     const cases: [string[], string][] = [

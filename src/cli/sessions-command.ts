@@ -45,7 +45,7 @@ Subcommands:
       --agent file           the file of the agent that ran it (default: the built-in assistant;
                              another agent is refused, exit 2, unless --allow-agent-change)
       --export name          the agent file's export (default: default)
-      --model provider:model the model (default: NOUS_MODEL, else TestModel)
+      --model provider:model the model (default: NOUS_MODEL, else the offline model)
       --rerun <call>         run this call in doubt again (started, no recorded result)
       --abandon <call>       record this call in doubt as failed, without running it
       --rerun-in-doubt       run every call in doubt again

@@ -15,8 +15,8 @@ type Summary = { sessionId: string; status: string; agent?: string; eventCount: 
 
 beforeAll(async () => {
   // Two built-in assistant turns on s1, a mailer session waiting for approval, a slow-agent session.
-  expect((await cli("run", "first", "--session", "s1")).code).toBe(0);
-  expect((await cli("run", "second", "--session", "s1")).code).toBe(0);
+  expect((await cli("run", "first", "--session", "s1", "--model", "test")).code).toBe(0);
+  expect((await cli("run", "second", "--session", "s1", "--model", "test")).code).toBe(0);
   expect((await cli("run", join(FIXTURES, "approval-agent.ts"), "hi", "--session", "mail-1")).code).toBe(3);
   expect((await cli("run", join(FIXTURES, "slow-agent.ts"), "hello", "--session", "slow-1")).code).toBe(0);
 }, 120_000);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionStore, Usage } from "../index.js";
 import { startInspector } from "../inspector/server.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { TEAM_USAGE } from "../sub-agents/test-fixtures.js";
+import { TEAM_USAGE } from "../sub-agents/test-support/test-fixtures.js";
 import { FIXTURES, json, runCli, temporaryDirectory } from "./fixtures/cli-process.js";
 
 vi.setConfig({ testTimeout: 120_000 });

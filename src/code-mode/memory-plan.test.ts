@@ -53,8 +53,7 @@ function readLayout(bytes: Uint8Array) {
 
 describe("the sandbox's memory plan", () => {
   it("matches the layout of the QuickJS build in use (memory minimum, end of static data and C stack)", () => {
-    const fromQuickjs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
-    const variant = fromQuickjs.resolve("@jitl/quickjs-wasmfile-release-sync");
+    const variant = createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync");
     const layout = readLayout(readFileSync(join(dirname(variant), "emscripten-module.wasm")));
     expect(layout).toEqual({ minimumPages: quickjsLayout.minimumPages, heapBase: quickjsLayout.heapBase });
   });

@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { CancelledError } from "../errors/index.js";
@@ -7,6 +6,7 @@ import { CodeExecutionError, CodeLimitError, type CodeLimitName, codeLimitOption
 import { parseGuestJson } from "./guest-json.js";
 import type { ResolvedLimits } from "./limits.js";
 import { memoryPlan } from "./memory-plan.js";
+import { quickjsPaths } from "./quickjs.js";
 import { workerSource } from "./worker-source.js";
 
 /** What a tool call made by the program settles with: JSON-able data, or an error text the program sees thrown. */
@@ -37,10 +37,7 @@ type WorkerMessage =
   | { type: "done"; ok: true; value: string }
   | { type: "done"; ok: false; error: { kind: string; limit?: CodeLimitName; message: string } };
 
-const fromQuickjs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
-/** The core library and the release build, as quickjs-emscripten depends on them (loaded in the worker). */
-const corePath = fromQuickjs.resolve("quickjs-emscripten-core");
-const variantPath = fromQuickjs.resolve("@jitl/quickjs-wasmfile-release-sync");
+const { corePath, variantPath } = quickjsPaths;
 /** Slack past the program's own deadline before the host terminates the worker by force. */
 const terminateSlackMs = 50;
 const startupTimeoutMs = 15_000;

@@ -1,8 +1,11 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
+export { ConformanceCheckError } from "./conformance-check-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { LeaseLostError } from "./lease-errors.js";
+export { NoDefaultStoreError } from "./no-default-store-error.js";
 export { NonJsonValueError } from "./non-json-value-error.js";
 export { type ErrorFault, NousError, type NousErrorOptions, UserError } from "./nous-error.js";
+export { OptionalPeerMissingError } from "./optional-peer-missing-error.js";
 export {
   AllModelsFailedError,
   AuthenticationError,

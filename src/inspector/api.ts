@@ -3,9 +3,7 @@
  * totals, live events (server-sent events), approval decisions and forks. Built on the public API.
  */
 
-import type { Context, MiddlewareHandler } from "hono";
-import { Hono } from "hono";
-import { streamSSE } from "hono/streaming";
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import {
   type AgentIdentity,
   ApprovalMismatchError,
@@ -27,6 +25,7 @@ import {
 } from "../index.js";
 import { requestStats, sessionTotals, stateAt } from "./analysis.js";
 import { EventCache } from "./event-cache.js";
+import { hono } from "./hono.js";
 import { requestDetail } from "./request-detail.js";
 
 /** What the API needs besides the store. */
@@ -111,7 +110,7 @@ function foreignAgent(sessionId: string, events: readonly SessionEvent[], option
 export function inspectorApi(options: InspectorApiOptions): Hono {
   const { store } = options;
   const pollMs = options.pollMs ?? 250;
-  const api = new Hono();
+  const api = new hono.Hono();
   // What the pages show reads through the cache; approvals read the store itself.
   const cache = new EventCache(store);
   const read = (sessionId: string) => cache.read(sessionId);
@@ -213,7 +212,7 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
     const start = parseSeq(c.req.query("after") ?? "0");
     if (start === undefined) return problem(c, 400, "after must be a seq");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return streamSSE(c, async (stream) => {
+    return hono.streamSSE(c, async (stream) => {
       let after = start;
       const stop = () => stream.abort();
       options.signal.addEventListener("abort", stop, { once: true });

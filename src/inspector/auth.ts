@@ -5,9 +5,9 @@
  * `Authorization: Bearer`, or the cookie.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { getCookie, setCookie } from "hono/cookie";
 import type { MiddlewareHandler } from "hono/types";
 import { DefinitionError } from "../index.js";
+import { hono } from "./hono.js";
 
 /** The shortest token the inspector accepts. */
 export const MIN_TOKEN_LENGTH = 32;
@@ -66,12 +66,12 @@ export function guard(
     } else {
       const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
       const fromQuery = c.req.query("token");
-      const candidates = [fromQuery, c.req.header("x-nous-token"), bearer, getCookie(c, cookieName())];
+      const candidates = [fromQuery, c.req.header("x-nous-token"), bearer, hono.getCookie(c, cookieName())];
       if (!candidates.some((candidate) => sameSecret(candidate, token))) {
         return c.json({ error: "A valid inspector token is required (open the URL printed with ?token=)" }, 401);
       }
       if (sameSecret(fromQuery, token)) {
-        setCookie(c, cookieName(), token, { httpOnly: true, sameSite: "Strict", path: "/" });
+        hono.setCookie(c, cookieName(), token, { httpOnly: true, sameSite: "Strict", path: "/" });
       }
     }
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../store/sqlite-store.js";
-import { teamAgent } from "../sub-agents/test-fixtures.js";
+import { teamAgent } from "../sub-agents/test-support/test-fixtures.js";
 import { startInspector } from "./server.js";
 import { chromiumAvailable, launchChromium } from "./test-support/chromium.js";
 

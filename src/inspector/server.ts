@@ -11,11 +11,10 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
-import { Hono } from "hono";
 import type { SessionStore } from "../index.js";
 import { type InspectorApiOptions, inspectorApi } from "./api.js";
 import { guard, resolveToken } from "./auth.js";
+import { hono } from "./hono.js";
 import { PAGE_CSS } from "./page-css.js";
 import { pageHtml } from "./page-html.js";
 import { PAGE_SCRIPT } from "./page-script.js";
@@ -55,7 +54,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   let port = options.port ?? 4317;
   const cookieName = () => `nous_inspector_${port}`;
 
-  const app = new Hono();
+  const app = new hono.Hono();
   app.use(
     "*",
     guard(host, token, cookieName, () => port),
@@ -80,7 +79,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     inspectorApi({ store: options.store, resume: options.resume, agent: options.agent, signal: shutdown.signal }),
   );
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = hono.createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -4,7 +4,7 @@ import { Agent } from "../agent/agent.js";
 import { CancelledError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { connectMcp, type McpConnection } from "./connect-mcp.js";
-import { everythingBin, startEverythingHttp } from "./test-servers.js";
+import { everythingBin, startEverythingHttp } from "./test-support/test-servers.js";
 
 const stdio = { type: "stdio", command: process.execPath, args: [everythingBin, "stdio"], stderr: "ignore" } as const;
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../agent/agent.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { connectMcp, type McpConnection } from "./connect-mcp.js";
-import { filesystemBin } from "./test-servers.js";
+import { filesystemBin } from "./test-support/test-servers.js";
 
 describe("connectMcp with server-filesystem over stdio", () => {
   let base: string;

@@ -6,7 +6,7 @@ import { Agent } from "../agent/agent.js";
 import { CancelledError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { type ConnectMcpOptions, connectMcp, type McpConnection, type ToolsChangedEvent } from "./connect-mcp.js";
-import { probeServer, tsxFixture } from "./test-servers.js";
+import { probeServer, tsxFixture } from "./test-support/test-servers.js";
 
 const open: McpConnection[] = [];
 async function probe(options: Partial<ConnectMcpOptions> & { env?: Record<string, string>; allowEnv?: string[] } = {}) {

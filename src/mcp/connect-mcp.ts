@@ -1,19 +1,13 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  McpError,
-  type Tool as SdkTool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import { getLogger } from "../logging/logger.js";
 import { definitionHash } from "./definition-hash.js";
 import type { BinaryContent } from "./map-result.js";
 import { mapCallToolResult } from "./map-result.js";
 import { McpConnectionError, McpToolError } from "./mcp-errors.js";
 import { buildMcpTool, type McpApprovalPolicy, type McpTool, type McpToolHost } from "./mcp-tool.js";
+import { sdk } from "./sdk.js";
 import { scrubbedEnvironment } from "./stdio-environment.js";
 import { ToolNamer } from "./tool-names.js";
 
@@ -92,7 +86,7 @@ const defaultTimeoutMs = 60_000;
  */
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpConnection> {
   const label = options.name ?? describe(options.transport);
-  const client = new Client({ name: "nous", version: "0.1.0" }, { capabilities: {} });
+  const client = new sdk.Client({ name: "nous", version: "0.1.0" }, { capabilities: {} });
   const connection = new McpConnection(client, options);
   const transport = createTransport(options.transport);
   try {
@@ -126,7 +120,7 @@ export class McpConnection {
     this.#namer = new ToolNamer(options.prefix);
     this.#approved = options.approvedDefinitions ?? new Map();
     if (options.onToolsChanged) this.#listeners.add(options.onToolsChanged);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
       this.refresh().catch((error: unknown) =>
         getLogger().warn(`MCP server "${this.name}": could not re-read its tools`, { error: messageOf(error) }),
       );
@@ -200,7 +194,7 @@ export class McpConnection {
   async close(): Promise<void> {
     const transport = this.#client.transport;
     this.#closed = true;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    if (transport instanceof sdk.StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       await transport.terminateSession().catch(() => {});
     }
     await this.#client.close();
@@ -309,9 +303,9 @@ export class McpConnection {
 }
 
 function toToolError(mcpName: string, error: unknown, timeoutMs: number): McpToolError {
-  if (error instanceof McpError) {
+  if (error instanceof sdk.McpError) {
     const message =
-      error.code === ErrorCode.RequestTimeout
+      error.code === sdk.ErrorCode.RequestTimeout
         ? `MCP tool "${mcpName}" timed out after ${timeoutMs} ms without a response or progress`
         : error.message;
     return new McpToolError({ mcpToolName: mcpName, message, rpcCode: error.code, cause: error });
@@ -322,9 +316,9 @@ function toToolError(mcpName: string, error: unknown, timeoutMs: number): McpToo
 function createTransport(options: McpStdioTransport | McpHttpTransport): Transport {
   if (options.type === "http") {
     const headers = options.headers === undefined ? undefined : { ...options.headers };
-    return new StreamableHTTPClientTransport(new URL(options.url), headers ? { requestInit: { headers } } : {});
+    return new sdk.StreamableHTTPClientTransport(new URL(options.url), headers ? { requestInit: { headers } } : {});
   }
-  return new StdioClientTransport({
+  return new sdk.StdioClientTransport({
     command: options.command,
     args: [...(options.args ?? [])],
     env: scrubbedEnvironment(options.allowEnv, options.env),

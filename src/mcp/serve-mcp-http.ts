@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { getLogger } from "../logging/logger.js";
+import { sdk } from "./sdk.js";
 
 export interface ServeMcpHttpOptions {
   /** Default 0: a free port (read it from `url`). */
@@ -42,7 +43,7 @@ export async function serveHttp(createServer: () => Server, options: ServeMcpHtt
     }
     if (request.method !== "POST") return reply(response, 400, "No session: start with an initialize request");
     const server = createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,

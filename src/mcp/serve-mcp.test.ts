@@ -12,7 +12,7 @@ import type { RunContext } from "../session/run-context.js";
 import { tool } from "../tools/tool.js";
 import { connectMcp } from "./connect-mcp.js";
 import { serveMcpHttp } from "./serve-mcp.js";
-import { nousStdioServer, repositoryRoot } from "./test-servers.js";
+import { nousStdioServer, repositoryRoot } from "./test-support/test-servers.js";
 
 type Deps = { calls: number };
 

@@ -1,11 +1,10 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Agent } from "../agent/agent.js";
 import { DefinitionError } from "../errors/user-errors.js";
 import type { JsonSchema } from "../models/model.js";
 import { type AnyTool, tool } from "../tools/tool.js";
+import { sdk } from "./sdk.js";
 import { type McpHttpServer, type ServeMcpHttpOptions, serveHttp } from "./serve-mcp-http.js";
 import { type ServeApproval, ServedTools } from "./serve-tools.js";
 
@@ -51,17 +50,17 @@ export function serveMcp<D extends object = Record<string, unknown>>(options: Se
   if (tools.length === 0) throw new DefinitionError({ message: "serveMcp needs an agent or at least one tool" });
   const served = new ServedTools(tools, options.deps ?? ({} as D), options.approve);
   const createServer = () => {
-    const server = new Server(
+    const server = new sdk.Server(
       { name: options.name, version: options.version },
       {
         capabilities: { tools: { listChanged: false } },
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: served.list() }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: served.list() }));
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
       if (!served.has(request.params.name)) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
+        throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
       }
       return served.call(request.params.name, request.params.arguments, extra.signal, String(extra.requestId));
     });
@@ -71,7 +70,7 @@ export function serveMcp<D extends object = Record<string, unknown>>(options: Se
     createServer,
     stdio: async () => {
       const server = createServer();
-      await server.connect(new StdioServerTransport());
+      await server.connect(new sdk.StdioServerTransport());
       return { close: () => server.close() };
     },
     http: (httpOptions = {}) => serveHttp(createServer, httpOptions),

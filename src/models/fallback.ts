@@ -47,7 +47,7 @@ export function withFallback(models: readonly Model[]): Model {
         } catch (error) {
           const failure = providerFailure(error, request.signal);
           errors.push(failure);
-          noticeNext(request, chain, index, failure);
+          await noticeNext(request, chain, index, failure);
         }
       }
       throw failed(errors);
@@ -66,7 +66,7 @@ export function withFallback(models: readonly Model[]): Model {
           const failure = providerFailure(error, request.signal);
           errors.push(failure);
           if (yielded) yield { type: "stream-reset", reason: `${modelName(model)} failed: ${failure.message}` };
-          noticeNext(request, chain, index, failure);
+          await noticeNext(request, chain, index, failure);
         }
       }
       throw failed(errors);
@@ -75,11 +75,22 @@ export function withFallback(models: readonly Model[]): Model {
 }
 
 /** Tells the request's `onNotice` that the chain moves from model `index` to the next one (if any). */
-function noticeNext(request: ModelRequest, chain: readonly Model[], index: number, error: ProviderError): void {
+function noticeNext(
+  request: ModelRequest,
+  chain: readonly Model[],
+  index: number,
+  error: ProviderError,
+): PromiseLike<void> | undefined | void {
   const next = chain[index + 1];
   if (next === undefined || request.onNotice === undefined) return;
   const from = modelName(chain[index] as Model);
-  request.onNotice({ type: "fallback", from, to: modelName(next), ...(next.wire ? { wire: next.wire } : {}), error });
+  return request.onNotice({
+    type: "fallback",
+    from,
+    to: modelName(next),
+    ...(next.wire ? { wire: next.wire } : {}),
+    error,
+  });
 }
 
 /** The error when the chain may move on; otherwise rethrows (the caller's abort first). */

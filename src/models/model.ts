@@ -46,8 +46,12 @@ export interface ModelRequest {
   readonly outputToolName?: string;
   readonly settings: ModelSettings;
   readonly signal?: AbortSignal;
-  /** Called by wrappers (`withRetry`, `withFallback`) for each retry or fallback; the runner records them. */
-  readonly onNotice?: (notice: ModelCallNotice) => void;
+  /**
+   * Called by wrappers (`withRetry`, `withFallback`) for each retry or fallback; the runner records
+   * them. A returned promise is awaited before the next attempt is sent (the runner's resolves once
+   * the record is committed).
+   */
+  readonly onNotice?: (notice: ModelCallNotice) => void | PromiseLike<void>;
 }
 
 /** Token counts a provider reported. Fields it did not report are left out. */

@@ -104,7 +104,7 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
   #yielded = false;
   #done = false;
   /** Set after a `stream-reset` part: the backoff still to wait before the next attempt. */
-  #delayMs: number | undefined;
+  #delay: PlannedRetry | undefined;
 
   constructor(model: Model, request: ModelRequest, planner: RetryPlanner) {
     this.#model = model;
@@ -119,10 +119,10 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
 
   next(): Promise<IteratorResult<ModelStreamPart>> {
     if (this.#done) return Promise.resolve({ done: true, value: undefined });
-    if (this.#delayMs !== undefined) {
-      const delayMs = this.#delayMs;
-      this.#delayMs = undefined;
-      return this.#planner.wait(delayMs, this.#request.signal).then(
+    if (this.#delay !== undefined) {
+      const delay = this.#delay;
+      this.#delay = undefined;
+      return this.#planner.wait(delay, this.#request.signal).then(
         () => this.next(),
         (error: unknown) => this.#fail(error),
       );
@@ -154,9 +154,9 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
 
   /** After a failed attempt: the next attempt (or a `stream-reset` first), or the error when it must not be retried. */
   async #recover(error: unknown): Promise<IteratorResult<ModelStreamPart>> {
-    let delayMs: number;
+    let delay: PlannedRetry;
     try {
-      delayMs = this.#planner.plan(error, this.#attempt, this.#budget, this.#request, this.#model);
+      delay = this.#planner.plan(error, this.#attempt, this.#budget, this.#request, this.#model);
     } catch (final) {
       return this.#fail(final);
     }
@@ -164,11 +164,11 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
     this.#inner = undefined;
     if (this.#yielded) {
       this.#yielded = false;
-      this.#delayMs = delayMs;
+      this.#delay = delay;
       return { done: false, value: { type: "stream-reset", reason: describe(error) } };
     }
     try {
-      await this.#planner.wait(delayMs, this.#request.signal);
+      await this.#planner.wait(delay, this.#request.signal);
     } catch (aborted) {
       return this.#fail(aborted);
     }
@@ -179,6 +179,12 @@ class RetryingStream implements AsyncIterableIterator<ModelStreamPart> {
     this.#done = true;
     throw error;
   }
+}
+
+/** A retry decided: how long to wait, and what the request's `onNotice` returned for it. */
+interface PlannedRetry {
+  readonly delayMs: number;
+  readonly noticed: PromiseLike<void> | undefined | void;
 }
 
 /** The retry decisions, kept apart from the model plumbing. */
@@ -215,7 +221,13 @@ class RetryPlanner {
    * The delay before retry number `attempt`, or throws `error` when it must not be retried. A retry
    * decided is reported to `onRetry` and to the request's `onNotice`.
    */
-  plan(error: unknown, attempt: number, budget: { waitedMs: number }, request: ModelRequest, model: Model): number {
+  plan(
+    error: unknown,
+    attempt: number,
+    budget: { waitedMs: number },
+    request: ModelRequest,
+    model: Model,
+  ): PlannedRetry {
     const signal = request.signal;
     if (signal?.aborted) throw signal.reason;
     if (!isRetryable(error) || attempt > this.#maxRetries) throw error;
@@ -231,7 +243,7 @@ class RetryPlanner {
     if (budget.waitedMs + delayMs > this.#deadlineMs) throw error;
     budget.waitedMs += delayMs;
     this.#onRetry?.({ attempt, delayMs, error });
-    request.onNotice?.({
+    const noticed = request.onNotice?.({
       type: "retry",
       model: modelName(model),
       attempt,
@@ -239,11 +251,15 @@ class RetryPlanner {
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       delayMs,
     });
-    return delayMs;
+    // Awaited in wait(); marked handled now so an abort during the backoff leaves no unhandled rejection.
+    noticed?.then(undefined, () => {});
+    return { delayMs, noticed };
   }
 
-  wait(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
-    return this.#sleep(delayMs, signal);
+  /** The backoff, and the notice's own promise (the runner commits `model_retry` before the next attempt goes out). */
+  async wait(delay: PlannedRetry, signal: AbortSignal | undefined): Promise<void> {
+    await this.#sleep(delay.delayMs, signal);
+    if (delay.noticed !== undefined) await delay.noticed;
   }
 
   async waitBeforeRetry(

@@ -38,8 +38,9 @@ describe("the main entry's import graph", () => {
     ]);
   });
 
-  it("keeps test and store drivers out", () => {
-    for (const name of ["better-sqlite3", "pg", "vitest", "typescript", "fast-check"]) {
+  it("keeps test and store drivers and the optional peers out", () => {
+    const optionalPeers = ["@modelcontextprotocol/sdk", "hono", "@hono/node-server", "quickjs-emscripten-core"];
+    for (const name of ["better-sqlite3", "pg", "vitest", "typescript", "fast-check", ...optionalPeers]) {
       expect(packages.has(name)).toBe(false);
     }
   });

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../platform/sha256.js";
 
 const cache = new Map<string, string>();
 
@@ -13,7 +13,7 @@ const cache = new Map<string, string>();
 export function secretPlaceholder(value: string): string {
   let placeholder = cache.get(value);
   if (placeholder === undefined) {
-    placeholder = `[secret:sha256:${createHash("sha256").update(value, "utf8").digest("hex").slice(0, 12)}]`;
+    placeholder = `[secret:sha256:${sha256Hex(value).slice(0, 12)}]`;
     if (cache.size < 10_000) cache.set(value, placeholder);
   }
   return placeholder;

@@ -1,6 +1,6 @@
-import { isDeepStrictEqual } from "node:util";
 import type { ContextUpdate } from "../context/context-update.js";
 import { ContextUpdateError } from "../errors/context-update-error.js";
+import { canonicalJson } from "../session/canonical-json.js";
 import { intentArgs, toJsonValue } from "../session/json-value.js";
 import type { NestedCall, NestedCallOutcome } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
@@ -19,7 +19,10 @@ export function since(started: number): number {
 export function sameJson(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   try {
-    return isDeepStrictEqual(JSON.parse(JSON.stringify(left) ?? "null"), JSON.parse(JSON.stringify(right) ?? "null"));
+    return (
+      canonicalJson(JSON.parse(JSON.stringify(left) ?? "null")) ===
+      canonicalJson(JSON.parse(JSON.stringify(right) ?? "null"))
+    );
   } catch {
     return false;
   }

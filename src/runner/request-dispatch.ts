@@ -28,6 +28,9 @@ export async function dispatchRequest<D extends object, O>(
   if (request.onNotice === undefined) request = { ...request, onNotice: noticeRecorder(state) };
   const name = modelName(model);
   recordRequest(state, request, name);
+  // No request goes out before its record: committed with the step's earlier events (one fsync).
+  const committing = state.commit();
+  if (committing) await committing;
   const started = performance.now();
   let response: ModelResponse;
   if (emit) {

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
 import { modelName } from "../models/model.js";
+import { sha256Hex } from "../platform/sha256.js";
 import { canonicalJson } from "../session/canonical-json.js";
 import type { EventDataMap, RecordedSettings, SessionEvent } from "../session/events.js";
 import { recordedError } from "../session/recorded-error.js";
@@ -25,7 +25,7 @@ const NO_SETTINGS: RecordedSettings = Object.freeze({});
 export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
   let hash = hashes.get(tools);
   if (hash === undefined) {
-    hash = createHash("sha256").update(canonicalJson(tools)).digest("hex");
+    hash = sha256Hex(canonicalJson(tools));
     hashes.set(tools, hash);
   }
   return hash;
@@ -80,7 +80,9 @@ export function recordRequest<D extends object, O>(
  * The request's `onNotice`: records each retry (`model_retry`) and each move to the next model of a
  * fallback chain (`model_fallback`) in the run's log. One function per run.
  */
-export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (notice: ModelCallNotice) => void {
+export function noticeRecorder<D extends object, O>(
+  state: RunState<D, O>,
+): (notice: ModelCallNotice) => Promise<void> | undefined {
   let recorder = state.noticeRecorder;
   if (recorder === undefined) {
     recorder = (notice) => {
@@ -107,6 +109,8 @@ export function noticeRecorder<D extends object, O>(state: RunState<D, O>): (not
           throw new TypeError(`unknown model notice ${JSON.stringify(unhandled)}`);
         }
       }
+      // The wrapper waits for this before its next attempt: no request goes out before its record.
+      return state.commit();
     };
     state.noticeRecorder = recorder;
   }

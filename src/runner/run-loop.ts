@@ -54,7 +54,7 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
     if (start.type === "prompt") {
       for (const message of start.history) state.context = state.context.addMessage(message);
       state.context = state.context.addMessage({ role: "user", content: start.prompt });
-      await state.commit(); // with run_started: one commit (and fsync) for the start of the run
+      // Committed with the first model_request, before it is sent (one fsync for the start of the run).
     }
     if (emit) await state.publish(true);
     if (start.type === "resume" && start.pending !== undefined) {
@@ -70,11 +70,8 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
       const request = assembled instanceof Promise ? await assembled : assembled;
       const response = await dispatchRequest(state, request);
       const step = await resolveStep(state, response);
-      if (step.type === "run-again") {
-        // A final step commits with run_completed.
-        const committing = state.commit();
-        if (committing) await committing;
-      }
+      // A step's results are committed with the next model_request (before it is sent), a final
+      // step's with run_completed: one fsync per step boundary.
       if (emit) await state.publish(true);
       state.iteration += 1;
       switch (step.type) {

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model, ModelCallNotice } from "../models/model.js";
+import { sha256Hex } from "../platform/sha256.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";
@@ -129,7 +129,7 @@ export class RunState<D extends object, O> {
   /** The tool-definition hashes the session's log holds: read once per run (see `recordRequest`). */
   knownToolHashes: Set<string> | undefined;
   /** Records the retries and fallbacks of this run's requests (see `noticeRecorder`). */
-  noticeRecorder: ((notice: ModelCallNotice) => void) | undefined;
+  noticeRecorder: ((notice: ModelCallNotice) => Promise<void> | undefined) | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
   readonly replayedNested = new Set<string>();
   /** Set when a nested call must stop the run (in doubt, diverged, not committed); see `halt`. */
@@ -339,6 +339,6 @@ export class RunState<D extends object, O> {
   idempotencyKey(toolCallId: string): string {
     if (this.config.sessionId === undefined) return `${this.config.runId}:${toolCallId}`;
     const source = `${this.config.sessionId ?? ""}\u0000${this.config.runId}\u0000${toolCallId}`;
-    return createHash("sha256").update(source).digest("hex").slice(0, 32);
+    return sha256Hex(source).slice(0, 32);
   }
 }

@@ -1,5 +1,5 @@
-import { hash } from "node:crypto";
 import { EventCorruptedError, type EventDamage } from "../errors/store-errors.js";
+import { sha256Hex } from "../platform/sha256.js";
 import type { SessionEvent } from "../session/events.js";
 import type { EncodedEvent } from "./event-encoding.js";
 
@@ -24,9 +24,8 @@ export const CHAIN_START = "";
 export function eventChecksum(previous: string, event: EncodedEvent): string {
   const runId = event.runId === null ? "-" : `${event.runId.length}:${event.runId}`;
   // Length prefixes keep the encoding unambiguous; data comes last, so it needs none.
-  // One-shot hash (Node >= 20.12): about twice as fast as createHash for events of a few hundred bytes.
   const text = `nous-event-1\n${previous}\n${event.seq}\n${event.at.length}:${event.at}\n${event.type.length}:${event.type}\n${runId}\n${event.data}`;
-  return hash("sha256", text, "hex").slice(0, 32);
+  return sha256Hex(text).slice(0, 32);
 }
 
 /**

@@ -1,4 +1,4 @@
 import { MemoryStore } from "./memory-store.js";
-import { runStoreConformance } from "./store-conformance.js";
+import { describeStoreConformance } from "./test-support/store-conformance.js";
 
-runStoreConformance({ name: "memory", createStore: () => new MemoryStore() });
+describeStoreConformance({ name: "memory", createStore: () => new MemoryStore() });

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   SessionConflictError,
   SessionExistsError,
@@ -6,6 +5,7 @@ import {
   StoreArgumentError,
   StoreClosedError,
 } from "../errors/store-errors.js";
+import { randomUuid } from "../platform/random-uuid.js";
 import type { SessionEvent } from "../session/events.js";
 import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import {
@@ -170,7 +170,7 @@ export class MemoryStore implements SessionStore {
   async fork(sourceSessionId: string, options: ForkOptions): Promise<string> {
     this.#checkOpen();
     checkIdentifier("sourceSessionId", sourceSessionId);
-    const newSessionId = options?.newSessionId ?? randomUUID();
+    const newSessionId = options?.newSessionId ?? randomUuid();
     checkIdentifier("newSessionId", newSessionId);
     const source = this.#sessions.get(sourceSessionId);
     if (source === undefined) throw new SessionNotFoundError({ sessionId: sourceSessionId });

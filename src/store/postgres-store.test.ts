@@ -4,8 +4,8 @@ import { SessionConflictError, StoreError } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "./postgres-migrations.js";
 import { PostgresStore } from "./postgres-store.js";
-import { runStoreConformance } from "./store-conformance.js";
 import { DATABASE_URL, postgresReachable } from "./test-support/postgres-server.js";
+import { describeStoreConformance } from "./test-support/store-conformance.js";
 
 const url = DATABASE_URL;
 const schema = `nous_test_${process.pid}_${Date.now().toString(36)}`;
@@ -27,8 +27,8 @@ if (reachable) {
     await admin.end();
   });
 
-  runStoreConformance({ name: "postgres", createStore: fresh(false), reopen });
-  runStoreConformance({ name: "postgres (group commit)", createStore: fresh(true), reopen });
+  describeStoreConformance({ name: "postgres", createStore: fresh(false), reopen });
+  describeStoreConformance({ name: "postgres (group commit)", createStore: fresh(true), reopen });
 
   describe("PostgresStore", () => {
     it("migrates idempotently: connecting again, or many at once, applies each version once", async () => {

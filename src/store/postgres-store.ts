@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import pg, { type Pool, type PoolClient } from "pg";
+import type { Pool, PoolClient } from "pg";
 import { NousError } from "../errors/nous-error.js";
 import {
   SessionConflictError,
@@ -16,6 +16,7 @@ import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
 import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summarySelect } from "./list-query.js";
 import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
 import { guardPool, withClient } from "./postgres-client.js";
+import { pg } from "./postgres-driver.js";
 import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from "./postgres-lease.js";
 import { migratePostgres, quoteIdentifier } from "./postgres-migrations.js";
 import { summaryOfRow } from "./postgres-rows.js";

@@ -145,7 +145,7 @@ export interface ForkOptions {
  * Durable storage of session logs: append-only, optimistic concurrency per session, summaries
  * for listing. Implementations: `MemoryStore` (tests, one process), `SqliteStore` (`nous/sqlite`,
  * the default on one machine) and `PostgresStore` (`nous/postgres`, many processes). Every
- * implementation passes `runStoreConformance`.
+ * implementation passes the store conformance suite (`runStoreConformance` of `nous/conformance`).
  *
  * Event `data` must be JSON-serializable; it is stored as JSON text and read back losslessly (key
  * order, `"__proto__"` as an own key, any unicode including `\u0000`). Events read back carry

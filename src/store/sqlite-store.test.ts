@@ -8,9 +8,9 @@ import type { SessionStore } from "./session-store.js";
 import type { SqliteDriverName } from "./sqlite-driver.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-schema.js";
 import { SqliteStore } from "./sqlite-store.js";
-import { runStoreConformance } from "./store-conformance.js";
 import { spawnStoreOpeners } from "./test-support/sqlite-create-race.js";
 import { openRawSqlite, sqliteDriversUnderTest, withRawSqlite } from "./test-support/sqlite-drivers.js";
+import { describeStoreConformance } from "./test-support/store-conformance.js";
 
 const directory = mkdtempSync(join(tmpdir(), "nous-sqlite-"));
 let files = 0;
@@ -22,12 +22,12 @@ const event = (seq: number, data: unknown = { seq }): SessionEvent =>
 
 for (const driver of sqliteDriversUnderTest()) {
   const reopen = (store: SessionStore) => new SqliteStore({ path: (store as SqliteStore).path, driver });
-  runStoreConformance({
+  describeStoreConformance({
     name: `sqlite on ${driver}`,
     createStore: () => new SqliteStore({ path: nextPath(), driver }),
     reopen,
   });
-  runStoreConformance({
+  describeStoreConformance({
     name: `sqlite on ${driver} (group commit)`,
     createStore: () => new SqliteStore({ path: nextPath(), groupCommit: true, driver }),
     reopen,

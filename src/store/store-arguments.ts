@@ -1,4 +1,5 @@
 import { EventSequenceError, StoreArgumentError } from "../errors/store-errors.js";
+import { base64ToUtf8, compareUtf8, utf8ToBase64 } from "../platform/text-bytes.js";
 import type { SessionEvent } from "../session/events.js";
 import { type EncodedEvent, encodeEvent } from "./event-encoding.js";
 import { type ListFilter, type ReadOptions, SESSION_STATUSES, type SessionStatus } from "./session-store.js";
@@ -170,12 +171,12 @@ export function normalizeList(filter: ListFilter | undefined): NormalizedListFil
  * encodeCursor({ updatedAtMs: 0, sessionId: "s1" }); // "WzAsInMxIl0"
  */
 export function encodeCursor(position: ListPosition): string {
-  return Buffer.from(JSON.stringify([position.updatedAtMs, position.sessionId]), "utf8").toString("base64url");
+  return utf8ToBase64(JSON.stringify([position.updatedAtMs, position.sessionId]), { url: true });
 }
 
 function decodeCursor(cursor: string): ListPosition {
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    const value: unknown = JSON.parse(base64ToUtf8(cursor));
     if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
       return { updatedAtMs: value[0] as number, sessionId: value[1] };
     }
@@ -200,5 +201,5 @@ function toMs(argument: string, value: Date | string | undefined): number | unde
  */
 export function compareListOrder(left: ListPosition, right: ListPosition): number {
   if (left.updatedAtMs !== right.updatedAtMs) return right.updatedAtMs - left.updatedAtMs;
-  return Buffer.compare(Buffer.from(right.sessionId, "utf8"), Buffer.from(left.sessionId, "utf8"));
+  return compareUtf8(right.sessionId, left.sessionId);
 }

@@ -12,7 +12,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import { checkProjections } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 import { agentAsTool } from "./sub-agent.js";
-import { u, usage } from "./test-fixtures.js";
+import { u, usage } from "./test-support/test-fixtures.js";
 
 /** A transfer that needs approval, counting its executions. */
 function transferTool(ran: string[]) {

@@ -8,7 +8,7 @@ import { MemoryStore } from "../store/memory-store.js";
 import { checkProjections, runChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 import { delegate, SubAgentContextError, SubAgentFailedError, SubAgentToolsError } from "./sub-agent.js";
-import { dataOf, lastToolResult, lookup, u, usage } from "./test-fixtures.js";
+import { dataOf, lastToolResult, lookup, u, usage } from "./test-support/test-fixtures.js";
 
 describe("delegate", () => {
   it("runs children from a hand-written tool, with typed deps, and records both", async () => {

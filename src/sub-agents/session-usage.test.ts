@@ -9,7 +9,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import { tool } from "../tools/tool.js";
 import { childSessionsOf, sessionUsage, UNKNOWN_MODEL } from "./session-usage.js";
 import { agentAsTool } from "./sub-agent.js";
-import { TEAM_USAGE, teamAgent, u, usage } from "./test-fixtures.js";
+import { TEAM_USAGE, teamAgent, u, usage } from "./test-support/test-fixtures.js";
 
 const sqlite = new SqliteStore({ path: ":memory:" });
 afterAll(() => sqlite.close());

@@ -10,7 +10,7 @@ import { runChecked, types } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 import { usageFromLog } from "./child-usage.js";
 import { agentAsTool } from "./sub-agent.js";
-import { dataOf, lastToolResult, lookup, u, usage } from "./test-fixtures.js";
+import { dataOf, lastToolResult, lookup, u, usage } from "./test-support/test-fixtures.js";
 
 /** A researcher (tool: lookup) run by a lead through `research`; each model's usage is pinned. */
 function researchSetup(

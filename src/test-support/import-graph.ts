@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 
@@ -6,6 +7,8 @@ import ts from "typescript";
 export interface ImportGraph {
   readonly modules: Set<string>;
   readonly packages: Set<string>;
+  /** The Node built-ins (`node:fs`, or a bare `fs`) each importing module names: module → specifiers. */
+  readonly builtins: Map<string, string[]>;
 }
 
 /**
@@ -20,9 +23,13 @@ export interface ImportGraph {
 export function importGraph(entry: string, root: string, options: { dynamic?: boolean } = {}): ImportGraph {
   const modules = new Set<string>();
   const packages = new Set<string>();
+  const builtins = new Map<string, string[]>();
   const follow = (file: string, target: string) => {
     if (target.startsWith(".")) visit(join(dirname(file), target.replace(/\.js$/, ".ts")));
-    else if (!target.startsWith("node:"))
+    else if (target.startsWith("node:") || isBuiltin(target)) {
+      const name = relative(root, file);
+      builtins.set(name, [...(builtins.get(name) ?? []), target]);
+    } else
       packages.add(target.startsWith("@") ? target.split("/").slice(0, 2).join("/") : (target.split("/")[0] ?? ""));
   };
   const visit = (file: string) => {
@@ -50,7 +57,7 @@ export function importGraph(entry: string, root: string, options: { dynamic?: bo
     lazy(parsed);
   };
   visit(entry);
-  return { modules, packages };
+  return { modules, packages, builtins };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { base64ToUtf8, utf8ToBase64 } from "../../platform/text-bytes.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
@@ -204,8 +205,7 @@ function mediaSource(data: string, mediaType: string): Block {
   const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(data);
   if (dataUrl !== null) {
     const payload = dataUrl[4] ?? "";
-    const base64 =
-      dataUrl[3] !== undefined ? payload : Buffer.from(decodeURIComponent(payload), "utf8").toString("base64");
+    const base64 = dataUrl[3] !== undefined ? payload : utf8ToBase64(decodeURIComponent(payload));
     return { type: "base64", media_type: dataUrl[1] || mediaType, data: base64 };
   }
   return { type: "base64", media_type: mediaType, data };
@@ -213,9 +213,9 @@ function mediaSource(data: string, mediaType: string): Block {
 
 function decodeText(data: string): string {
   const dataUrl = /^data:[^,]*?(;base64)?,(.*)$/s.exec(data);
-  if (dataUrl === null) return Buffer.from(data, "base64").toString("utf8");
+  if (dataUrl === null) return base64ToUtf8(data);
   const payload = dataUrl[2] ?? "";
-  return dataUrl[1] !== undefined ? Buffer.from(payload, "base64").toString("utf8") : decodeURIComponent(payload);
+  return dataUrl[1] !== undefined ? base64ToUtf8(payload) : decodeURIComponent(payload);
 }
 
 function convertAssistantPart(part: AssistantPart): Block[] {

@@ -1,4 +1,5 @@
 import { AuthenticationError } from "../../errors/provider-error.js";
+import { processEnv } from "../../platform/node-builtin.js";
 import {
   MODEL_SPECIFICATION_VERSION,
   type Model,
@@ -91,7 +92,7 @@ class AnthropicModel implements Model {
   }
 
   #prepare(code: WireCode, request: ModelRequest, stream: boolean): { http: HttpRequest; wire: AnthropicWireRequest } {
-    const env = this.#settings.env ?? process.env;
+    const env = this.#settings.env ?? processEnv();
     const apiKey = this.#settings.apiKey ?? env.ANTHROPIC_API_KEY;
     if (apiKey === undefined || apiKey === "") {
       throw new AuthenticationError({

@@ -1,3 +1,4 @@
+import { utf8ToBase64 } from "../../platform/text-bytes.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
 import { mergeTools } from "./shared/provider-tools.js";
@@ -172,8 +173,7 @@ function mediaPart(data: string, mediaType: string): Part {
   const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(data);
   if (dataUrl !== null) {
     const payload = dataUrl[4] ?? "";
-    const base64 =
-      dataUrl[3] !== undefined ? payload : Buffer.from(decodeURIComponent(payload), "utf8").toString("base64");
+    const base64 = dataUrl[3] !== undefined ? payload : utf8ToBase64(decodeURIComponent(payload));
     return { inlineData: { mimeType: dataUrl[1] || mediaType, data: base64 } };
   }
   return { inlineData: { mimeType: mediaType, data } };

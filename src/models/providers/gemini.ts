@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { AuthenticationError, MalformedResponseError } from "../../errors/provider-error.js";
+import { processEnv } from "../../platform/node-builtin.js";
+import { randomUuid } from "../../platform/random-uuid.js";
 import {
   MODEL_SPECIFICATION_VERSION,
   type Model,
@@ -27,7 +28,7 @@ export interface GeminiSettings extends ProviderSettings {
   generateId?: () => string;
 }
 
-const defaultGenerateId = (): string => `call_${randomUUID().replaceAll("-", "")}`;
+const defaultGenerateId = (): string => `call_${randomUuid().replaceAll("-", "")}`;
 
 class GeminiModel implements Model {
   readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
@@ -82,7 +83,7 @@ class GeminiModel implements Model {
   }
 
   #prepare(code: WireCode, request: ModelRequest, stream: boolean): HttpRequest {
-    const env = this.#settings.env ?? process.env;
+    const env = this.#settings.env ?? processEnv();
     const apiKey = this.#settings.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
     if (apiKey === undefined || apiKey === "") {
       throw new AuthenticationError({

@@ -1,3 +1,4 @@
+import { createOfflineModel } from "../offline-model.js";
 import type { ModelFactory } from "../provider-settings.js";
 import { createTestModel } from "../test-model.js";
 import { createAnthropicModel } from "./anthropic.js";
@@ -9,6 +10,7 @@ import { createOpenAIResponsesModel } from "./openai-responses.js";
 /** The providers `"provider:model"` strings resolve to out of the box. */
 export const builtinProviders: Record<string, ModelFactory> = {
   test: (modelId) => createTestModel(modelId),
+  offline: (modelId) => createOfflineModel(modelId),
   openai: (modelId, settings) => createOpenAIResponsesModel(modelId, settings),
   "openai-chat": (modelId, settings) => createOpenAIChatModel(modelId, settings),
   anthropic: (modelId, settings) => createAnthropicModel(modelId, settings),

@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import {
   EventSequenceError,
   SessionConflictError,
@@ -7,6 +6,8 @@ import {
 } from "../../errors/store-errors.js";
 import type { SessionEvent } from "../../session/events.js";
 import { type ConformanceContext, event, events, stored } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** Appends: numbering, optimistic concurrency, atomicity. */
 export function defineAppendCases({ store }: ConformanceContext): void {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
 import { SessionExistsError, SessionNotFoundError, StoreArgumentError } from "../../errors/store-errors.js";
 import { type ConformanceContext, event, stored } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** Forks copy a prefix into a new session; the source is never rewritten. */
 export function defineForkCases({ store }: ConformanceContext): void {

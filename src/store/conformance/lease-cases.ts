@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
 import { LeaseLostError } from "../../errors/lease-errors.js";
 import { SessionConflictError, StoreArgumentError, StoreClosedError } from "../../errors/store-errors.js";
 import type { Lease } from "../session-store.js";
 import { type ConformanceContext, elapse, event, events } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** A ttl no test outlives. */
 const LIVE = 60_000;

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
 import { StoreArgumentError } from "../../errors/store-errors.js";
 import type { SessionSummary } from "../session-store.js";
 import { type ConformanceContext, event, nextMillisecond } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** Status derivation, listing order, filters and cursors. */
 export function defineListCases({ store }: ConformanceContext): void {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
 import { EventNotSerializableError } from "../../errors/store-errors.js";
 import type { SessionEvent } from "../../session/events.js";
 import { AT, type ConformanceContext, event } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** What `data` can hold, and what it cannot. */
 export function definePayloadCases({ store }: ConformanceContext): void {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
 import { StoreArgumentError } from "../../errors/store-errors.js";
 import { type ConformanceContext, events, stored } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** Reads, summaries of unknown sessions, deletion. */
 export function defineReadCases({ store }: ConformanceContext): void {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
 import { SessionNotFoundError } from "../../errors/store-errors.js";
 import type { StoreVerification } from "../store-verify.js";
 import { type ConformanceContext, event, events, stored } from "./conformance-context.js";
+import { expect } from "./expect.js";
+import { describe, it } from "./registry.js";
 
 /** `verify`: checksum chains read back clean, also across forks and paged reads. */
 export function defineVerifyCases({ store }: ConformanceContext): void {

@@ -1,13 +1,13 @@
 /**
- * Other runtimes for the SQLite suites: Node.js 24 and Bun, from the npm packages that ship their
- * binaries, installed once into a cache folder (`NOUS_RUNTIMES_CACHE`, else ~/.cache/nous-runtimes).
+ * Other runtimes for the SQLite suites and the runtime smoke matrix: Node.js 24 and 26, Bun and
+ * Deno, from the npm packages that ship their binaries, installed once into a cache folder (`NOUS_RUNTIMES_CACHE`, else ~/.cache/nous-runtimes).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-interface Runtime {
+export interface Runtime {
   /** The environment variable that names its binary, when the caller has one already. */
   readonly variable: string;
   readonly what: string;
@@ -33,7 +33,22 @@ export const RUNTIMES = {
     spec: `${nodePackage}@24`,
     binary: join("node_modules", nodePackage, "bin", "node"),
   },
+  node26: {
+    variable: "NOUS_NODE26",
+    what: "Node.js 26",
+    folder: "node26",
+    spec: `${nodePackage}@26`,
+    binary: join("node_modules", nodePackage, "bin", "node"),
+  },
   bun: { variable: "NOUS_BUN", what: "Bun", folder: "bun", spec: "bun@1", binary: join("node_modules", ".bin", "bun") },
+  /** The `deno` package ships the binary through a platform package (`@deno/linux-x64`, …). */
+  deno: {
+    variable: "NOUS_DENO",
+    what: "Deno",
+    folder: "deno",
+    spec: "deno@2",
+    binary: join("node_modules", ".bin", "deno"),
+  },
 } satisfies Record<string, Runtime>;
 
 const cache =
@@ -44,14 +59,14 @@ const cache =
  * is installed from npm (the suites must run there); on a developer machine the suites are skipped
  * with one line saying how to run them.
  */
-export function runtimeBinary(runtime: Runtime): string | undefined {
+export function runtimeBinary(runtime: Runtime, suite = "SQLite suites"): string | undefined {
   const named = process.env[runtime.variable];
   if (named) return named;
   const cached = join(cache, runtime.folder, runtime.binary);
   if (existsSync(cached)) return cached;
   if (!process.env.CI) {
     console.warn(
-      `SQLite suites on ${runtime.what} skipped: set ${runtime.variable} to its binary, or CI=true to install ${runtime.spec}`,
+      `${suite} on ${runtime.what} skipped: set ${runtime.variable} to its binary, or CI=true to install ${runtime.spec}`,
     );
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { AuthenticationError, ProviderConfigurationError } from "../../../errors/provider-error.js";
+import { processEnv } from "../../../platform/node-builtin.js";
 import { registerSecret } from "../../../redaction/secret-registry.js";
 import type { ProviderSettings } from "../../provider-settings.js";
 
@@ -38,7 +39,7 @@ export interface Connection {
  * );
  */
 export function resolveConnection(spec: ConnectionSpec, settings: ProviderSettings = {}): Connection {
-  const env = settings.env ?? process.env;
+  const env = settings.env ?? processEnv();
   const fromEnv = (name: string | undefined) => (name === undefined ? undefined : nonEmpty(env[name]));
   const baseURL = nonEmpty(settings.baseURL) ?? fromEnv(spec.baseURLEnv) ?? spec.defaultBaseURL;
   if (baseURL === undefined) {

@@ -2,16 +2,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { McpStdioTransport } from "./connect-mcp.js";
+import type { McpStdioTransport } from "../connect-mcp.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-export const repositoryRoot = here("../../");
-export const everythingBin = here("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-export const filesystemBin = here("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
-export const probeServer = here("./fixtures/probe-server.ts");
-export const nousStdioServer = here("./fixtures/nous-stdio-server.ts");
-const loopbackOnly = here("./fixtures/loopback-only.mjs");
+export const repositoryRoot = here("../../../");
+export const everythingBin = here("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const filesystemBin = here("../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+export const probeServer = here("../fixtures/probe-server.ts");
+export const nousStdioServer = here("../fixtures/nous-stdio-server.ts");
+const loopbackOnly = here("../fixtures/loopback-only.mjs");
 
 /** A stdio transport running a TypeScript fixture through tsx. */
 export function tsxFixture(path: string, extra: Partial<McpStdioTransport> = {}): McpStdioTransport {

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { Agent } from "../agent/agent.js";
-import type { Model, ModelUsage } from "../models/model.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { SessionEvent } from "../session/events.js";
-import { tool } from "../tools/tool.js";
-import { agentAsTool } from "./sub-agent.js";
+import { Agent } from "../../agent/agent.js";
+import type { Model, ModelUsage } from "../../models/model.js";
+import { ScriptedModel } from "../../models/scripted-model.js";
+import type { SessionEvent } from "../../session/events.js";
+import { tool } from "../../tools/tool.js";
+import { agentAsTool } from "../sub-agent.js";
 
 /** Shared by the sub-agent tests. */
 export const u = (inputTokens: number, outputTokens: number): ModelUsage => ({
