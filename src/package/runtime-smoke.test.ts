@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL, postgresReachable } from "../store/test-support/postgres-server.js";
 import { RUNTIMES, type Runtime, runtimeBinary } from "../store/test-support/runtimes.js";
-import { type PackedProject, packedProject, repoRoot } from "../test-support/packed-project.js";
+import { type PackedProject, packedProject } from "../test-support/packed-project.js";
 
 /**
  * The runtime smoke matrix: one plain .mjs script (fixtures/runtime-smoke.mjs, the public API only)
@@ -47,20 +47,8 @@ const withPostgres = await postgresReachable("runtime smoke tests (postgres case
 let project: PackedProject;
 
 beforeAll(async () => {
-  project = packedProject({ with: ["pg@8.23.1"] });
-  // Node 20 has no node:sqlite: it needs better-sqlite3. Installed from the registry without its
-  // build script, then given the binary this repository built for this very Node.js (what its
-  // prebuilt download gives; this machine cannot fetch it), instead of a compile of minutes.
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "better-sqlite3@12.6.2"],
-    {
-      cwd: project.dir,
-    },
-  );
-  const release = join("node_modules", "better-sqlite3", "build", "Release");
-  mkdirSync(join(project.dir, release), { recursive: true });
-  copyFileSync(join(repoRoot, release, "better_sqlite3.node"), join(project.dir, release, "better_sqlite3.node"));
+  // Node 20 has no node:sqlite: it needs better-sqlite3 (packedProject gives it this repository's build).
+  project = packedProject({ with: ["pg@8.23.1", "better-sqlite3@12.6.2"] });
   cpSync(smoke, join(project.dir, "runtime-smoke.mjs"));
 }, 600_000);
 

@@ -3,7 +3,16 @@
  * project folder with its own node_modules (no dev dependencies, no link back to the repository).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +42,10 @@ export function packTarball(): string {
 }
 
 export interface ProjectOptions {
-  /** Packages installed beside nous, as npm specs ("tsx@4", "better-sqlite3@12"). */
+  /**
+   * Packages installed beside nous, as npm specs ("tsx@4", "better-sqlite3@12"). better-sqlite3 gets
+   * this repository's built binary instead of a source build.
+   */
   readonly with?: readonly string[];
   /** package.json fields of the user's project (default: `{ "type": "module" }`). */
   readonly manifest?: Record<string, unknown>;
@@ -55,17 +67,42 @@ export function packedProject(options: ProjectOptions = {}): PackedProject {
     join(dir, "package.json"),
     JSON.stringify({ name: "nous-user", private: true, version: "0.0.0", ...(options.manifest ?? { type: "module" }) }),
   );
-  execFileSync(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", tarball, ...(options.with ?? [])],
-    { cwd: dir, stdio: ["ignore", "ignore", "pipe"], timeout: 600_000 },
-  );
+  const install = (args: readonly string[]) =>
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...args], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 600_000,
+    });
+  const specs = options.with ?? [];
+  const native = specs.filter((spec) => prebuiltOf(spec) !== undefined);
+  install([tarball, ...specs.filter((spec) => !native.includes(spec))]);
+  if (native.length > 0) {
+    // Installed without their build scripts, then given the binary this repository built for this
+    // Node.js: what their prebuilt download gives, which this machine cannot fetch (a source build
+    // takes minutes).
+    install(["--ignore-scripts", ...native]);
+    for (const spec of native) {
+      const binary = prebuiltOf(spec) as string;
+      mkdirSync(dirname(join(dir, "node_modules", binary)), { recursive: true });
+      copyFileSync(join(repoRoot, "node_modules", binary), join(dir, "node_modules", binary));
+    }
+  }
   return {
     dir,
     tarball,
     installedSize: () => folderSize(join(dir, "node_modules")),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Native packages whose built binary (under node_modules) is taken from this repository's install. */
+const PREBUILT: Record<string, string> = {
+  "better-sqlite3": join("better-sqlite3", "build", "Release", "better_sqlite3.node"),
+};
+
+function prebuiltOf(spec: string): string | undefined {
+  const name = spec.startsWith("@") ? `@${spec.slice(1).split("@")[0]}` : spec.split("@")[0];
+  return name === undefined ? undefined : PREBUILT[name];
 }
 
 /** Installed packages (folders holding a package.json directly under node_modules) and bytes. */
