@@ -8,6 +8,13 @@ export {
 } from "./agent/agent.js";
 export { type AgentDefinition, agentDefinitionHash, agentMismatch, recordedAgent } from "./agent/agent-identity.js";
 export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-doubt-calls.js";
+export type {
+  QueuedAgent,
+  QueuedOutcome,
+  RunQueuePort,
+  Submission,
+  SubmitOptions,
+} from "./agent/run-queue-port.js";
 export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,
@@ -85,6 +92,9 @@ export {
   type ProviderErrorFields,
   ProviderServerError,
   ProviderTimeoutError,
+  QueueArgumentError,
+  QueuedRunFailedError,
+  QueueFullError,
   RateLimitError,
   ReplayDivergedError,
   RequestRebuildError,
@@ -101,6 +111,7 @@ export {
   StoreError,
   type StoreErrorCode,
   StreamTruncatedError,
+  TenantBudgetExceededError,
   ToolFailedError,
   ToolInDoubtError,
   ToolNameConflictError,

@@ -15,13 +15,16 @@ import { type RunStart, runLoop } from "../runner/run-loop.js";
 import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/run-state.js";
 import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "../runner/types.js";
 import { AgentContext } from "../session/agent-context.js";
+import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
 import { agentChange, agentDefinitionHash } from "./agent-identity.js";
 import { agentStream } from "./agent-stream.js";
+import { queuedResult, queueOf } from "./queued-runs.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
+import type { RunQueuePort, Submission, SubmitOptions } from "./run-queue-port.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
@@ -116,6 +119,11 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return this.#identity;
   }
 
+  /** The run queue `submit` uses (the agent option `queue`), if any. */
+  get queue(): RunQueuePort | undefined {
+    return this.#options.queue;
+  }
+
   /** The names of this agent's tools. */
   get toolNames(): readonly string[] {
     return [...this.#tools.keys()];
@@ -183,6 +191,51 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return agentStream(async (emit) =>
       runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit)),
     );
+  }
+
+  /**
+   * Queues a run for a fleet of workers (`nous worker`, or `runWorker` from `nous/fleet`) and returns
+   * at once. The queue's payload is JSON and holds no secrets: `deps` are state only, and a worker
+   * adds its live deps. Needs the agent's `queue`; refused with `QueueFullError` past its `maxDepth`
+   * and `TenantBudgetExceededError` once the tenant's budget is spent.
+   *
+   * @example
+   * const { sessionId } = await agent.submit("Where is my order?", { sessionId: "u42", tenant: "acme" });
+   * const { output } = await agent.result(sessionId);
+   */
+  async submit(prompt: Prompt, options?: SubmitOptions<D>): Promise<Submission> {
+    const agent = { name: this.name, secret: this.#options.secret ?? [] };
+    return queueOf(this.#options.queue, "submit").submit(agent, prompt, options ?? {});
+  }
+
+  /**
+   * Waits, from any process, for the latest run submitted to the session to end, and returns what
+   * `run` would have: rebuilt from the session log. Throws `QueuedRunFailedError` for a failed run,
+   * `ToolInDoubtError` when a worker's resume found a call in doubt that needs a decision (see
+   * `nous sessions resume`), `ApprovalPendingError` when the run waits for approvals.
+   *
+   * @example
+   * const result = await agent.result("u42", { signal: AbortSignal.timeout(60_000) });
+   */
+  async result(sessionId: string, options?: { readonly signal?: AbortSignal }): Promise<RunResult<O, D>> {
+    const queue = queueOf(this.#options.queue, "result");
+    const outcome = await queue.wait(sessionId, options);
+    return queuedResult<O, D>(sessionId, outcome, await queue.store.read(sessionId));
+  }
+
+  /**
+   * The session's events as workers commit them, from `fromSeq` (default 1) until the latest
+   * submitted run ends or stops for a decision. Any process may follow; a reader that reconnects
+   * passes the last seq it saw plus one and misses nothing.
+   *
+   * @example
+   * for await (const event of agent.follow("u42")) console.log(event.seq, event.type);
+   */
+  follow(
+    sessionId: string,
+    options?: { readonly fromSeq?: number; readonly signal?: AbortSignal },
+  ): AsyncIterable<SessionEvent> {
+    return queueOf(this.#options.queue, "follow").follow(sessionId, options);
   }
 
   /**

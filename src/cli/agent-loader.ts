@@ -28,7 +28,7 @@ export interface AgentSource {
   /** False when the file exports an agent instance, whose model cannot be replaced. */
   readonly acceptsModel: boolean;
   /** Live dependencies the module exports as `deps` (an object, or a function returning one). */
-  liveDeps(): Promise<Record<string, unknown>>;
+  liveDeps(context?: { readonly sessionId: string; readonly tenant: string }): Promise<Record<string, unknown>>;
 }
 
 const loadable = new Set([".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]);
@@ -171,9 +171,9 @@ export async function loadAgentSource(file: string | undefined, exportName = "de
   if (!isAgent(exported) && typeof exported !== "function") {
     throw new UsageError(`Export "${exportName}" of "${file}" is neither an Agent nor a function returning one`);
   }
-  const liveDeps = async () => {
+  const liveDeps = async (context?: { readonly sessionId: string; readonly tenant: string }) => {
     const deps = module.deps;
-    const value = typeof deps === "function" ? await (deps as () => unknown)() : deps;
+    const value = typeof deps === "function" ? await (deps as (context: unknown) => unknown)(context) : deps;
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   };
   if (isAgent(exported)) {

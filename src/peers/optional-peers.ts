@@ -21,6 +21,10 @@ export const OPTIONAL_PEERS = {
     { name: "@hono/node-server", spec: "@hono/node-server@2" },
   ],
   "nous/postgres": [{ name: "pg", spec: "pg@8" }],
+  "nous/fleet": [
+    { name: "bullmq", spec: "bullmq@6" },
+    { name: "ioredis", spec: "ioredis@5" },
+  ],
 } as const satisfies Record<string, readonly PeerPackage[]>;
 
 export type OptionalEntry = keyof typeof OPTIONAL_PEERS;

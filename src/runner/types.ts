@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
@@ -122,6 +123,11 @@ export interface AgentOptions<D extends object, O> {
    * and resume.
    */
   secret?: readonly string[];
+  /**
+   * Where `agent.submit` sends runs for a fleet of workers (`runQueue` from `nous/fleet`); also
+   * where `agent.result` and `agent.follow` read them back.
+   */
+  queue?: RunQueuePort;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */

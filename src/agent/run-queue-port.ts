@@ -1,0 +1,64 @@
+import type { PendingToolCall } from "../errors/run-errors.js";
+import type { Prompt } from "../runner/types.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { InDoubtCall } from "./in-doubt-calls.js";
+
+/** What `agent.submit` takes besides the prompt. Everything here travels as JSON in the queue. */
+export interface SubmitOptions<D extends object = Record<string, unknown>> {
+  /** The session the run continues or starts (default: a new UUID). */
+  readonly sessionId?: string;
+  /**
+   * State deps for a new session (JSON only, nothing at the agent's `secret` paths); a worker adds
+   * the live deps its `deps({ sessionId, tenant })` factory returns.
+   */
+  readonly deps?: Partial<D>;
+  /** Whose run this is, for per-tenant concurrency and usage budgets (default "default"). */
+  readonly tenant?: string;
+}
+
+/** A run accepted by a queue. `runId` is the id its `run_started` event will carry. */
+export interface Submission {
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly queue: string;
+  readonly tenant: string;
+}
+
+/** The agent as a queue sees it: what it checks a payload against. */
+export interface QueuedAgent {
+  readonly name: string | undefined;
+  /** The agent's `secret` deps paths: a submit may not carry values there. */
+  readonly secret: readonly string[];
+}
+
+/** How a queued run ended, as the worker that ran it (or the log) tells. */
+export type QueuedOutcome =
+  | { readonly type: "completed"; readonly runId: string }
+  | {
+      readonly type: "failed";
+      readonly runId: string;
+      readonly code: string;
+      readonly message: string;
+      readonly fault?: string;
+    }
+  | { readonly type: "in_doubt"; readonly runId: string; readonly calls: readonly InDoubtCall[] }
+  | { readonly type: "awaiting_approval"; readonly runId: string; readonly pending: readonly PendingToolCall[] };
+
+/**
+ * A run queue an agent submits to (`new Agent({ queue })`); `nous/fleet`'s `runQueue` is the one
+ * Nous ships (BullMQ on Redis). The core never loads a queue engine itself.
+ */
+export interface RunQueuePort {
+  readonly name: string;
+  /** Where the queue's sessions live: workers run into it, `result` and `follow` read it. */
+  readonly store: SessionStore;
+  submit(agent: QueuedAgent, prompt: Prompt, options: SubmitOptions<object>): Promise<Submission>;
+  /** Waits until the session's latest submitted run has ended (or stopped for a decision). */
+  wait(sessionId: string, options?: { readonly signal?: AbortSignal }): Promise<QueuedOutcome>;
+  /** The session's events from `fromSeq` on, as they are committed, until its latest submitted run ends. */
+  follow(
+    sessionId: string,
+    options?: { readonly fromSeq?: number; readonly signal?: AbortSignal },
+  ): AsyncIterable<SessionEvent>;
+}
