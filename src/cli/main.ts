@@ -24,6 +24,8 @@ Commands:
                                 interrupted, e.g. killed, or a session forked mid-run)
   approvals <subcommand>        list | approve | reject (then the run resumes)
   inspect                       open the web inspector on the session store
+  submit --agent FILE "prompt"  queue a run for a fleet of workers (--wait, --follow)
+  worker --agent FILE           run queued runs (--concurrency n); SIGTERM drains
 
 Every command takes --help. Common options: --store path|postgres-url (default:
 NOUS_STORE, else .nous/sessions.db), --json (machine-readable output).
@@ -51,6 +53,8 @@ const commands: Record<string, () => Promise<Command>> = {
   sessions: async () => (await import("./sessions-command.js")).sessionsCommand,
   approvals: async () => (await import("./approvals-command.js")).approvalsCommand,
   inspect: async () => (await import("./inspect-command.js")).inspectCommand,
+  submit: async () => (await import("./fleet-command.js")).submitCommand,
+  worker: async () => (await import("./fleet-command.js")).workerCommand,
 };
 
 /** Runs the CLI with `argv` (without node and the script) and resolves to the exit code. */

@@ -13,7 +13,7 @@ import { FunctionModel } from "../../../dist/testing.js";
 const env = process.env;
 const schema = env.FLEET_SCHEMA ?? "nous_fleet";
 const databaseUrl = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, allowExitOnIdle: true });
 
 async function effect(context, tool) {
   await context.deps.db.query(
