@@ -126,8 +126,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorker> {
     throw new bullmq.DelayedError();
   };
 
+  const connection = queue.connection();
   const worker = new bullmq.Worker<RunPayload, QueuedOutcome>(queue.name, processJob, {
-    connection: queue.connection(),
+    connection,
     concurrency,
     lockDuration: queue.leaseTtlMs,
     stalledInterval: queue.stalledCheckMs,
@@ -147,6 +148,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorker> {
     },
     close: async () => {
       await worker.close();
+      connection.disconnect();
     },
   };
 }
