@@ -11,6 +11,7 @@ export { type InDoubtCall, type InDoubtTools, inDoubtCalls } from "./agent/in-do
 export type {
   QueuedAgent,
   QueuedOutcome,
+  QueuedReadOptions,
   RunQueuePort,
   Submission,
   SubmitOptions,

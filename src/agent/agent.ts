@@ -24,7 +24,7 @@ import { agentChange, agentDefinitionHash } from "./agent-identity.js";
 import { agentStream } from "./agent-stream.js";
 import { queuedResult, queueOf } from "./queued-runs.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
-import type { RunQueuePort, Submission, SubmitOptions } from "./run-queue-port.js";
+import type { QueuedReadOptions, RunQueuePort, Submission, SubmitOptions } from "./run-queue-port.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
@@ -205,7 +205,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   async submit(prompt: Prompt, options?: SubmitOptions<D>): Promise<Submission> {
     const agent = { name: this.name, secret: this.#options.secret ?? [] };
-    return queueOf(this.#options.queue, "submit").submit(agent, prompt, options ?? {});
+    const { queue, ...rest } = options ?? {};
+    return queueOf(queue ?? this.#options.queue, "submit").submit(agent, prompt, rest);
   }
 
   /**
@@ -217,8 +218,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    * @example
    * const result = await agent.result("u42", { signal: AbortSignal.timeout(60_000) });
    */
-  async result(sessionId: string, options?: { readonly signal?: AbortSignal }): Promise<RunResult<O, D>> {
-    const queue = queueOf(this.#options.queue, "result");
+  async result(sessionId: string, options?: QueuedReadOptions): Promise<RunResult<O, D>> {
+    const queue = queueOf(options?.queue ?? this.#options.queue, "result");
     const outcome = await queue.wait(sessionId, options);
     return queuedResult<O, D>(sessionId, outcome, await queue.store.read(sessionId));
   }
@@ -231,11 +232,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    * @example
    * for await (const event of agent.follow("u42")) console.log(event.seq, event.type);
    */
-  follow(
-    sessionId: string,
-    options?: { readonly fromSeq?: number; readonly signal?: AbortSignal },
-  ): AsyncIterable<SessionEvent> {
-    return queueOf(this.#options.queue, "follow").follow(sessionId, options);
+  follow(sessionId: string, options?: QueuedReadOptions & { readonly fromSeq?: number }): AsyncIterable<SessionEvent> {
+    return queueOf(options?.queue ?? this.#options.queue, "follow").follow(sessionId, options);
   }
 
   /**

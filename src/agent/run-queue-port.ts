@@ -15,6 +15,15 @@ export interface SubmitOptions<D extends object = Record<string, unknown>> {
   readonly deps?: Partial<D>;
   /** Whose run this is, for per-tenant concurrency and usage budgets (default "default"). */
   readonly tenant?: string;
+  /** The queue to submit to instead of the agent's `queue` option. */
+  readonly queue?: RunQueuePort;
+}
+
+/** Options of `agent.result` and `agent.follow`. */
+export interface QueuedReadOptions {
+  readonly signal?: AbortSignal;
+  /** The queue the run was submitted to, instead of the agent's `queue` option. */
+  readonly queue?: RunQueuePort;
 }
 
 /** A run accepted by a queue. `runId` is the id its `run_started` event will carry. */
@@ -53,7 +62,7 @@ export interface RunQueuePort {
   readonly name: string;
   /** Where the queue's sessions live: workers run into it, `result` and `follow` read it. */
   readonly store: SessionStore;
-  submit(agent: QueuedAgent, prompt: Prompt, options: SubmitOptions<object>): Promise<Submission>;
+  submit(agent: QueuedAgent, prompt: Prompt, options: Omit<SubmitOptions<object>, "queue">): Promise<Submission>;
   /** Waits until the session's latest submitted run has ended (or stopped for a decision). */
   wait(sessionId: string, options?: { readonly signal?: AbortSignal }): Promise<QueuedOutcome>;
   /** The session's events from `fromSeq` on, as they are committed, until its latest submitted run ends. */

@@ -71,27 +71,21 @@ async function loadFleet(values: FleetValues) {
   const agent: AnyAgent = await source.build({});
   const own = agent.queue as (RunQueuePort & Partial<InstanceType<typeof fleet.RunQueue>>) | undefined;
   if (own !== undefined) {
+    let problem: string | undefined;
     if (values.queue !== undefined || values.redis !== undefined || values.store !== undefined) {
-      throw new UsageError("the agent sets its own queue: --queue, --redis and --store do not apply");
+      problem = "the agent sets its own queue: --queue, --redis and --store do not apply";
+    } else if (typeof own.prepareWorkers !== "function") problem = "the agent's queue is not a nous/fleet runQueue";
+    if (problem !== undefined) {
+      // The agent file opened connections: close them, or they keep this process alive.
+      await own.close?.().catch(() => undefined);
+      await own.store.close().catch(() => undefined);
+      throw new UsageError(problem);
     }
-    if (typeof own.prepareWorkers !== "function")
-      throw new UsageError("the agent's queue is not a nous/fleet runQueue");
     return { fleet, source, agent, queue: own as InstanceType<typeof fleet.RunQueue> };
   }
   const store = await openStore(storeLocation(values.store));
   const queue = fleet.runQueue({ store, name: values.queue ?? agent.name ?? "nous-runs", redis: values.redis });
-  return { fleet, source, agent: withQueue(agent, queue), queue };
-}
-
-/** The agent with `queue` (an agent file without one, run against the flags' queue). */
-function withQueue(agent: AnyAgent, queue: RunQueuePort): AnyAgent {
-  return new Proxy(agent, {
-    get(target, property) {
-      if (property === "queue") return queue;
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return { fleet, source, agent, queue };
 }
 
 /** `nous worker`: runs queued runs until a signal, then drains. */
@@ -104,28 +98,37 @@ export async function workerCommand(io: CliIo, args: readonly string[]): Promise
   const concurrency = integerOption("concurrency", values.concurrency, 1) ?? 4;
   const { fleet, source, agent, queue } = await loadFleet(values);
   const colors = paint(io);
-  const worker = await fleet.runWorker({
-    queue,
-    agent,
-    concurrency,
-    deps: (context) => source.liveDeps(context),
-    onRun: (event) => {
-      if (values.json) {
-        const error = event.type === "error" ? String((event.error as Error)?.message ?? event.error) : undefined;
-        io.out(`${JSON.stringify({ ...event, ...(error === undefined ? {} : { error }), pid: process.pid })}\n`);
-      } else if (event.type === "started") {
-        io.err(`▶ ${event.sessionId} (tenant ${event.tenant}, queued ${event.waitedMs} ms)\n`);
-      } else if (event.type === "ended") {
-        io.err(
-          `${event.outcome.type === "completed" ? colors.green("✓") : colors.yellow("■")} ${event.sessionId} ${event.outcome.type}\n`,
-        );
-      } else if (event.type === "error") {
-        io.err(
-          `${colors.red("!")} ${event.sessionId ?? ""} ${String((event.error as Error)?.message ?? event.error)}\n`,
-        );
-      }
-    },
-  });
+  const closeAll = async () => {
+    await queue.close().catch(() => undefined);
+    await queue.store.close().catch(() => undefined);
+  };
+  const worker = await fleet
+    .runWorker({
+      queue,
+      agent,
+      concurrency,
+      deps: (context) => source.liveDeps(context),
+      onRun: (event) => {
+        if (values.json) {
+          const error = event.type === "error" ? String((event.error as Error)?.message ?? event.error) : undefined;
+          io.out(`${JSON.stringify({ ...event, ...(error === undefined ? {} : { error }), pid: process.pid })}\n`);
+        } else if (event.type === "started") {
+          io.err(`▶ ${event.sessionId} (tenant ${event.tenant}, queued ${event.waitedMs} ms)\n`);
+        } else if (event.type === "ended") {
+          io.err(
+            `${event.outcome.type === "completed" ? colors.green("✓") : colors.yellow("■")} ${event.sessionId} ${event.outcome.type}\n`,
+          );
+        } else if (event.type === "error") {
+          io.err(
+            `${colors.red("!")} ${event.sessionId ?? ""} ${String((event.error as Error)?.message ?? event.error)}\n`,
+          );
+        }
+      },
+    })
+    .catch(async (error: unknown) => {
+      await closeAll();
+      throw error;
+    });
   if (values.json) io.out(`${JSON.stringify({ type: "ready", pid: process.pid, queue: queue.name, concurrency })}\n`);
   io.err(
     `Worker ${process.pid} on queue "${queue.name}", ${concurrency} at a time; SIGTERM or Ctrl-C drains and stops\n`,
@@ -141,8 +144,7 @@ export async function workerCommand(io: CliIo, args: readonly string[]): Promise
     process.once("SIGTERM", stop);
   });
   await worker.close();
-  await queue.close();
-  await queue.store.close();
+  await closeAll();
   io.err("Drained.\n");
   return EXIT.ok;
 }
@@ -166,7 +168,7 @@ export async function submitCommand(io: CliIo, args: readonly string[]): Promise
   const deps = await readDepsFile(values.deps);
   const { agent, queue } = await loadFleet(values);
   try {
-    const submission = await agent.submit(prompt, { sessionId: values.session, tenant: values.tenant, deps });
+    const submission = await agent.submit(prompt, { sessionId: values.session, tenant: values.tenant, deps, queue });
     if (!values.wait && !values.follow) {
       if (values.json) printJson(io, submission);
       else io.out(`${submission.sessionId}\n`);
@@ -174,11 +176,11 @@ export async function submitCommand(io: CliIo, args: readonly string[]): Promise
       return EXIT.ok;
     }
     if (values.follow) {
-      for await (const event of agent.follow(submission.sessionId)) {
+      for await (const event of agent.follow(submission.sessionId, { queue })) {
         if (!values.json) io.err(`  ${event.seq} ${event.type}\n`);
       }
     }
-    const result = await agent.result(submission.sessionId);
+    const result = await agent.result(submission.sessionId, { queue });
     if (values.json) printJson(io, { ...submission, status: "completed", output: result.output, usage: result.usage });
     else io.out(`${typeof result.output === "string" ? result.output : JSON.stringify(result.output)}\n`);
     return EXIT.ok;
