@@ -111,8 +111,10 @@ export async function workerCommand(io: CliIo, args: readonly string[]): Promise
     deps: (context) => source.liveDeps(context),
     onRun: (event) => {
       if (values.json) {
-        const error = event.type === "error" ? String((event.error as Error)?.message ?? event.error) : undefined;
-        io.out(`${JSON.stringify({ ...event, ...(error === undefined ? {} : { error }), pid: process.pid })}\n`);
+        // An error prints its message and, when it has one, its stable code (lease_lost, …).
+        const failure = event.type === "error" ? (event.error as { message?: unknown; code?: unknown }) : undefined;
+        const error = failure === undefined ? {} : { error: String(failure?.message ?? failure), code: failure?.code };
+        io.out(`${JSON.stringify({ ...event, ...error, pid: process.pid })}\n`);
       } else if (event.type === "started") {
         io.err(`▶ ${event.sessionId} (tenant ${event.tenant}, queued ${event.waitedMs} ms)\n`);
       } else if (event.type === "ended") {
