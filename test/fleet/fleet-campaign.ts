@@ -70,8 +70,22 @@ export class Fleet {
     await Promise.all(this.slots.map((worker) => worker.ready()));
   }
 
-  /** Kills until `enough()` says so (checked before each kill). */
-  async killLoop(enough: () => boolean): Promise<void> {
+  #stopped = false;
+  #loop: Promise<void> = Promise.resolve();
+
+  /** Kills until `enough()` says so (checked before each kill) or `stop()`. */
+  killLoop(enough: () => boolean): Promise<void> {
+    this.#loop = this.#kill(() => this.#stopped || enough());
+    return this.#loop;
+  }
+
+  /** Ends the kill loop (a test that failed half-way) and waits for it. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#loop.catch(() => undefined);
+  }
+
+  async #kill(enough: () => boolean): Promise<void> {
     while (!enough()) {
       await sleep(2_000 + this.random() * 1_000);
       if (enough()) return;

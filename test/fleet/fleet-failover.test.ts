@@ -14,6 +14,7 @@ import { DATABASE_URL, dropSchema, postgresReachable } from "../../src/store/tes
 import { describeTimes, effectProblems, Fleet, inBatches, planRuns } from "./fleet-campaign.js";
 import {
   callsOf,
+  clearQueue,
   createEffects,
   type EffectRow,
   type FleetFixture,
@@ -44,8 +45,9 @@ describe.runIf(reachable)("fleet: failover under SIGKILL", () => {
   });
 
   afterAll(async () => {
+    await fleet.stop();
     await killAll(fleet.all);
-    await fixture?.queue.engine.obliterate({ force: true }).catch(() => undefined);
+    if (fixture !== undefined) await clearQueue(fixture.queue).catch(() => undefined);
     await fixture?.queue.close();
     await fixture?.store.close();
     await pool?.end();

@@ -52,6 +52,22 @@ export async function loadFixture(env: Record<string, string>): Promise<FleetFix
   return { agent: mod.default, queue: mod.queue, store: mod.store };
 }
 
+/** Removes the queue's jobs and the fleet's own keys of it (latest run per session, tenant counters). */
+export async function clearQueue(queue: RunQueue): Promise<void> {
+  await queue.engine.obliterate({ force: true });
+  const redis = queue.connection();
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${queue.prefix}:*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export async function createEffects(pool: pg.Pool, schema: string): Promise<void> {
   await pool.query(
     `create table if not exists "${schema}".effects (id bigserial primary key, session_id text, tool_call_id text, tool text, pid int, at timestamptz default now())`,
