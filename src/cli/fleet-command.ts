@@ -71,11 +71,16 @@ async function loadFleet(values: FleetValues) {
   const agent: AnyAgent = await source.build({});
   const own = agent.queue as (RunQueuePort & Partial<InstanceType<typeof fleet.RunQueue>>) | undefined;
   if (own !== undefined) {
+    // The agent file opened its queue's connections: close them, or a usage error never exits.
+    const refuse = async (message: string) => {
+      await own.close?.().catch(() => undefined);
+      await own.store.close().catch(() => undefined);
+      return new UsageError(message);
+    };
     if (values.queue !== undefined || values.redis !== undefined || values.store !== undefined) {
-      throw new UsageError("the agent sets its own queue: --queue, --redis and --store do not apply");
+      throw await refuse("the agent sets its own queue: --queue, --redis and --store do not apply");
     }
-    if (typeof own.prepareWorkers !== "function")
-      throw new UsageError("the agent's queue is not a nous/fleet runQueue");
+    if (typeof own.prepareWorkers !== "function") throw await refuse("the agent's queue is not a nous/fleet runQueue");
     return { fleet, source, agent, queue: own as InstanceType<typeof fleet.RunQueue> };
   }
   const store = await openStore(storeLocation(values.store));
