@@ -71,16 +71,16 @@ async function loadFleet(values: FleetValues) {
   const agent: AnyAgent = await source.build({});
   const own = agent.queue as (RunQueuePort & Partial<InstanceType<typeof fleet.RunQueue>>) | undefined;
   if (own !== undefined) {
-    let problem: string | undefined;
-    if (values.queue !== undefined || values.redis !== undefined || values.store !== undefined) {
-      problem = "the agent sets its own queue: --queue, --redis and --store do not apply";
-    } else if (typeof own.prepareWorkers !== "function") problem = "the agent's queue is not a nous/fleet runQueue";
-    if (problem !== undefined) {
-      // The agent file opened connections: close them, or they keep this process alive.
+    // The agent file opened its queue's connections: close them, or a usage error never exits.
+    const refuse = async (message: string) => {
       await own.close?.().catch(() => undefined);
       await own.store.close().catch(() => undefined);
-      throw new UsageError(problem);
+      return new UsageError(message);
+    };
+    if (values.queue !== undefined || values.redis !== undefined || values.store !== undefined) {
+      throw await refuse("the agent sets its own queue: --queue, --redis and --store do not apply");
     }
+    if (typeof own.prepareWorkers !== "function") throw await refuse("the agent's queue is not a nous/fleet runQueue");
     return { fleet, source, agent, queue: own as InstanceType<typeof fleet.RunQueue> };
   }
   const store = await openStore(storeLocation(values.store));
@@ -110,8 +110,11 @@ export async function workerCommand(io: CliIo, args: readonly string[]): Promise
       deps: (context) => source.liveDeps(context),
       onRun: (event) => {
         if (values.json) {
-          const error = event.type === "error" ? String((event.error as Error)?.message ?? event.error) : undefined;
-          io.out(`${JSON.stringify({ ...event, ...(error === undefined ? {} : { error }), pid: process.pid })}\n`);
+          // An error prints its message and, when it has one, its stable code (lease_lost, …).
+          const failure = event.type === "error" ? (event.error as { message?: unknown; code?: unknown }) : undefined;
+          const error =
+            failure === undefined ? {} : { error: String(failure?.message ?? failure), code: failure?.code };
+          io.out(`${JSON.stringify({ ...event, ...error, pid: process.pid })}\n`);
         } else if (event.type === "started") {
           io.err(`▶ ${event.sessionId} (tenant ${event.tenant}, queued ${event.waitedMs} ms)\n`);
         } else if (event.type === "ended") {
