@@ -3,7 +3,8 @@
 // two requests to the mock model server (bench/peers/mock-server.ts, model `mock-k1`): a call of
 // the idempotent `add` tool, then the answer. A run's state deps may set `sleepMs` (the failover
 // series makes slow runs). Env: FLEET_BENCH_BASE_URL, FLEET_BENCH_SCHEMA, FLEET_BENCH_QUEUE,
-// FLEET_BENCH_LEASE_MS and FLEET_BENCH_STALLED_MS (unset: runQueue's defaults), DATABASE_URL.
+// FLEET_BENCH_LEASE_MS and FLEET_BENCH_STALLED_MS (unset: runQueue's defaults),
+// FLEET_BENCH_GROUP_COMMIT=1 (the store's group commit), DATABASE_URL.
 import { setTimeout as sleep } from "node:timers/promises";
 import { runQueue } from "../dist/fleet.js";
 import { Agent, createOpenAICompatibleModel, tool } from "../dist/index.js";
@@ -34,7 +35,8 @@ export function fleetAgent({ store, name, baseURL, leaseTtlMs, stalledCheckMs })
 /** The store of the bench's throwaway schema. */
 export function connectStore() {
   const url = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  return PostgresStore.connect(url, { schema: env.FLEET_BENCH_SCHEMA ?? "nous_fleet_bench" });
+  const groupCommit = env.FLEET_BENCH_GROUP_COMMIT === "1";
+  return PostgresStore.connect(url, { schema: env.FLEET_BENCH_SCHEMA ?? "nous_fleet_bench", groupCommit });
 }
 
 const isWorker = env.FLEET_BENCH_QUEUE !== undefined;

@@ -6,6 +6,7 @@
 //
 // Env: FLEET_BENCH_SESSIONS (10,000; --quick 1,000), FLEET_BENCH_WORKERS ("1,2,4"),
 // FLEET_BENCH_KILLS (kills per failover series: 10; --quick 4), FLEET_BENCH_STEADY_S (20; --quick 8),
+// FLEET_BENCH_GROUP_COMMIT (1: the PostgreSQL store's group commit, in the workers; 0: off),
 // DATABASE_URL, NOUS_REDIS_URL.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -34,6 +35,8 @@ const steadySeconds = Number(process.env.FLEET_BENCH_STEADY_S ?? (quick ? 8 : 20
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `fleet_bench_${process.pid}`;
 process.env.FLEET_BENCH_SCHEMA = schema;
+process.env.FLEET_BENCH_GROUP_COMMIT ??= "1"; // the store's group commit, in the workers too
+const groupCommit = process.env.FLEET_BENCH_GROUP_COMMIT === "1";
 const agentFile = join(root, "bench", "fleet-agent.mjs");
 const { connectStore, fleetAgent } = await import("./fleet-agent.mjs");
 
@@ -283,7 +286,8 @@ const lines = [
   `Machine: ${machine}.`,
   "",
   `${fmt(sessions)} sessions queued, then run by N \`nous worker --concurrency ${concurrency}\` processes; ` +
-    "each run = 2 model requests (a tool call, then the answer) to the mock server and a PostgreSQL-logged session. " +
+    "each run = 2 model requests (a tool call, then the answer) to the mock server and a PostgreSQL-logged session " +
+    `(store group commit ${groupCommit ? "on" : "off"}). ` +
     `Steady: a submitter at 70 % of the measured throughput for ${steadySeconds} s on the same workers.`,
   "",
   "| workers | submit /s | runs/s | runs/s incl. process start | queue-to-start p50 / p99, backlog | steady: rate, runs | queue-to-start p50 / p99, steady | peak RSS per worker (max / mean) |",
