@@ -10,6 +10,9 @@ import { buildPayload, type RunPayload } from "./queue-payload.js";
 import { SessionWatch } from "./session-watch.js";
 import { TenantLimiter, type TenantSettings } from "./tenant-limits.js";
 
+/** How long a session's latest run id and a failed job are kept in Redis: a week. */
+const RETENTION_S = 7 * 24 * 3600;
+
 /** Where the queue's Redis is: a `redis://` URL or ioredis options. */
 export type RedisLocation =
   | string
@@ -130,14 +133,15 @@ export class RunQueue implements RunQueuePort {
       if (depth >= maxDepth) throw new QueueFullError({ queue: this.name, depth, maxDepth });
     }
     await this.#applyGlobalConcurrency();
-    await this.#redis.set(this.#latestKey(payload.sessionId), payload.runId);
+    // Kept as long as a failed job is: after that, the session log alone tells how the run ended.
+    await this.#redis.set(this.#latestKey(payload.sessionId), payload.runId, "EX", RETENTION_S);
     const attempts = this.#options.attempts ?? 10;
     await this.#queue.add("run", payload, {
       jobId: payload.runId,
       attempts,
       backoff: { type: "exponential", delay: 1_000 },
       removeOnComplete: { age: 24 * 3600, count: 100_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      removeOnFail: { age: RETENTION_S },
     });
     return { sessionId: payload.sessionId, runId: payload.runId, queue: this.name, tenant: payload.tenant };
   }
