@@ -1,8 +1,7 @@
 import type { PendingToolCall } from "../errors/run-errors.js";
-import type { Prompt } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
+import type { UserContentPart } from "../session/messages.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { InDoubtCall } from "./in-doubt-calls.js";
 
 /** What `agent.submit` takes besides the prompt. Everything here travels as JSON in the queue. */
 export interface SubmitOptions<D extends object = Record<string, unknown>> {
@@ -51,7 +50,8 @@ export type QueuedOutcome =
       readonly message: string;
       readonly fault?: string;
     }
-  | { readonly type: "in_doubt"; readonly runId: string; readonly calls: readonly InDoubtCall[] }
+  /** `calls`: the calls in doubt, as `inDoubtCalls` lists them. */
+  | { readonly type: "in_doubt"; readonly runId: string; readonly calls: readonly PendingToolCall[] }
   | { readonly type: "awaiting_approval"; readonly runId: string; readonly pending: readonly PendingToolCall[] };
 
 /**
@@ -62,7 +62,11 @@ export interface RunQueuePort {
   readonly name: string;
   /** Where the queue's sessions live: workers run into it, `result` and `follow` read it. */
   readonly store: SessionStore;
-  submit(agent: QueuedAgent, prompt: Prompt, options: Omit<SubmitOptions<object>, "queue">): Promise<Submission>;
+  submit(
+    agent: QueuedAgent,
+    prompt: string | readonly UserContentPart[],
+    options: Omit<SubmitOptions<object>, "queue">,
+  ): Promise<Submission>;
   /** Waits until the session's latest submitted run has ended (or stopped for a decision). */
   wait(sessionId: string, options?: { readonly signal?: AbortSignal }): Promise<QueuedOutcome>;
   /** The session's events from `fromSeq` on, as they are committed, until its latest submitted run ends. */

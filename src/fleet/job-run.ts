@@ -5,6 +5,7 @@ import type { PendingToolCall } from "../errors/run-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import { lastRun } from "../session/last-run.js";
 import { projectRunUsage } from "../session/projections.js";
+import type { Usage } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
 import { outcomeOfLog } from "./job-outcome.js";
 import type { RunPayload } from "./queue-payload.js";
@@ -44,18 +45,21 @@ export async function runJob(payload: RunPayload, context: JobContext): Promise<
   if (span?.end !== undefined) return ended(outcomeOfLog(runId, events), events, runId);
   const live = ((await context.liveDeps?.({ sessionId, tenant })) ?? {}) as Record<string, unknown>;
   const lease = { ttlMs: leaseTtlMs };
+  let usage: Usage;
   try {
     if (span !== undefined) {
-      await agent.resume(sessionId, { store, deps: live, lease });
+      usage = (await agent.resume(sessionId, { store, deps: live, lease })).usage;
     } else {
       const other = lastRun(events);
       if (other !== undefined && other.end === undefined && (await context.isLive(other.runId))) {
         return { type: "later", atMs: Date.now() + 250, reason: `run ${other.runId} of the session goes first` };
       }
       await context.checkBudget(tenant);
-      await agent.run(payload.prompt, { sessionId, runId, store, deps: { ...payload.deps, ...live }, lease });
+      const deps = { ...payload.deps, ...live };
+      usage = (await agent.run(payload.prompt, { sessionId, runId, store, deps, lease })).usage;
     }
-    return ended({ type: "completed", runId }, await store.read(sessionId), runId);
+    // A resumed run's usage counts from its start, so this is the whole run's.
+    return { type: "ended", outcome: { type: "completed", runId }, tokens: usage.inputTokens + usage.outputTokens };
   } catch (error) {
     // Errors are told by their stable code: an agent file may load another copy of Nous than the worker's.
     const failure = (error ?? {}) as {
