@@ -96,6 +96,7 @@ export {
   QueueArgumentError,
   QueuedRunFailedError,
   QueueFullError,
+  QueueUnavailableError,
   RateLimitError,
   ReplayDivergedError,
   RequestRebuildError,

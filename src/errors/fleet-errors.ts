@@ -28,6 +28,30 @@ export class QueueFullError extends NousError {
 }
 
 /**
+ * The queue's Redis could not be reached (or failed) while submitting: the run may not be queued.
+ * Submit again once Redis is back.
+ *
+ * @example
+ * try { await agent.submit("hi", { sessionId: "u42" }) } catch (error) {
+ *   if (error instanceof QueueUnavailableError) res.status(503).end();
+ * }
+ */
+export class QueueUnavailableError extends NousError {
+  readonly code = "queue_unavailable";
+  readonly fault = "store" as const;
+  readonly queue: string;
+
+  constructor(fields: { queue: string; cause: unknown }) {
+    const reason = fields.cause instanceof Error ? fields.cause.message : String(fields.cause);
+    super({
+      message: `The queue "${fields.queue}" is unavailable (Redis: ${reason}); the run may not be queued`,
+      cause: fields.cause,
+    });
+    this.queue = fields.queue;
+  }
+}
+
+/**
  * A tenant has spent its usage budget: `submit` refuses its new runs, and a worker refuses to start
  * one that was queued before the budget ran out (nothing is recorded in its session then).
  *

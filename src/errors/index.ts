@@ -1,7 +1,13 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
 export { ConformanceCheckError } from "./conformance-check-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
-export { QueueArgumentError, QueuedRunFailedError, QueueFullError, TenantBudgetExceededError } from "./fleet-errors.js";
+export {
+  QueueArgumentError,
+  QueuedRunFailedError,
+  QueueFullError,
+  QueueUnavailableError,
+  TenantBudgetExceededError,
+} from "./fleet-errors.js";
 export { LeaseLostError } from "./lease-errors.js";
 export { NoDefaultStoreError } from "./no-default-store-error.js";
 export { NonJsonValueError } from "./non-json-value-error.js";

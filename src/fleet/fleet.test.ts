@@ -9,6 +9,7 @@ import {
   QueueArgumentError,
   QueuedRunFailedError,
   QueueFullError,
+  QueueUnavailableError,
   TenantBudgetExceededError,
 } from "../errors/fleet-errors.js";
 import { ToolInDoubtError } from "../errors/run-errors.js";
@@ -165,6 +166,20 @@ describe.runIf(reachable)("fleet: submit, worker, result, follow", () => {
     } finally {
       await worker.close();
       await queue.engine.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+
+  it("a submit while Redis is unreachable fails soon with QueueUnavailableError", async () => {
+    const queue = runQueue({ store, name: `unit-${process.pid}-e`, redis: "redis://127.0.0.1:1" });
+    const agent = new Agent({ name: "unit", model: model(), tools: [lookup], queue });
+    try {
+      const started = performance.now();
+      const error = await agent.submit("x").catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(QueueUnavailableError);
+      expect(error).toMatchObject({ code: "queue_unavailable", fault: "store", queue: queue.name });
+      expect(performance.now() - started).toBeLessThan(30_000); // not forever
+    } finally {
       await queue.close();
     }
   });

@@ -1,5 +1,11 @@
 import type { QueuedAgent, QueuedOutcome, RunQueuePort, Submission, SubmitOptions } from "../agent/run-queue-port.js";
-import { QueueArgumentError, QueueFullError, TenantBudgetExceededError } from "../errors/fleet-errors.js";
+import {
+  QueueArgumentError,
+  QueueFullError,
+  QueueUnavailableError,
+  TenantBudgetExceededError,
+} from "../errors/fleet-errors.js";
+import { NousError } from "../errors/nous-error.js";
 import { randomUuid } from "../platform/random-uuid.js";
 import type { Prompt } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
@@ -94,6 +100,7 @@ export class RunQueue implements RunQueuePort {
     this.#options = options;
     this.#redis = connect(options.redis);
     this.#queue = new bullmq.Queue(name, { connection: this.#redis });
+    this.#queue.on("error", () => undefined); // connection errors reach the calls that meet them
     this.tenants = new TenantLimiter(this.#redis, this.prefix, options.tenants);
   }
 
@@ -104,7 +111,8 @@ export class RunQueue implements RunQueuePort {
 
   /** A new Redis connection to the queue's server (workers and subscribers need their own). */
   connection(): RedisClient {
-    return this.#redis.duplicate();
+    // A worker blocks on Redis: its commands wait out a restart instead of failing.
+    return quiet(this.#redis.duplicate({ maxRetriesPerRequest: null }));
   }
 
   /** The BullMQ queue underneath (for dashboards and metrics). */
@@ -123,6 +131,15 @@ export class RunQueue implements RunQueuePort {
       runId: randomUuid(),
       now: Date.now(),
     });
+    try {
+      return await this.#enqueue(payload);
+    } catch (error) {
+      if (NousError.isInstance(error)) throw error;
+      throw new QueueUnavailableError({ queue: this.name, cause: error });
+    }
+  }
+
+  async #enqueue(payload: RunPayload): Promise<Submission> {
     const budget = await this.tenants.budget(payload.tenant);
     if (budget !== undefined && budget.used >= budget.budget) {
       throw new TenantBudgetExceededError({ tenant: payload.tenant, ...budget });
@@ -248,7 +265,13 @@ export class RunQueue implements RunQueuePort {
 
 function connect(location: RedisLocation | undefined): RedisClient {
   const where = location ?? process.env.NOUS_REDIS_URL ?? "redis://127.0.0.1:6379";
-  // BullMQ's workers block on Redis: ioredis must not give up on a command after some retries.
-  const common = { maxRetriesPerRequest: null, lazyConnect: false };
-  return typeof where === "string" ? new Redis(where, common) : new Redis({ ...where, ...common });
+  // Submitting and reading fail soon when Redis is gone (QueueUnavailableError); workers wait (connection()).
+  const common = { maxRetriesPerRequest: 2, lazyConnect: false };
+  return quiet(typeof where === "string" ? new Redis(where, common) : new Redis({ ...where, ...common }));
+}
+
+/** A client whose connection errors reach its commands' callers only (not ioredis's "unhandled error" print). */
+function quiet(client: RedisClient): RedisClient {
+  client.on("error", () => undefined);
+  return client;
 }
