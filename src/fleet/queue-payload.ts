@@ -1,6 +1,6 @@
 import type { QueuedAgent, SubmitOptions } from "../agent/run-queue-port.js";
 import { QueueArgumentError } from "../errors/fleet-errors.js";
-import { parseSecretPaths } from "../redaction/secret-paths.js";
+import { parseSecretPaths, valueAt } from "../redaction/secret-paths.js";
 import type { Prompt } from "../runner/types.js";
 import { findNonJson } from "../session/json-value.js";
 
@@ -78,13 +78,4 @@ export function parsePayload(data: unknown): RunPayload {
     throw new QueueArgumentError({ message: "the job's payload is not a Nous run (version 1)" });
   }
   return payload as RunPayload;
-}
-
-function valueAt(value: unknown, path: readonly string[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
 }

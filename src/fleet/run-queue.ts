@@ -1,10 +1,5 @@
 import type { QueuedAgent, QueuedOutcome, RunQueuePort, Submission, SubmitOptions } from "../agent/run-queue-port.js";
-import {
-  QueueArgumentError,
-  QueueFullError,
-  QueueUnavailableError,
-  TenantBudgetExceededError,
-} from "../errors/fleet-errors.js";
+import { QueueArgumentError, QueueFullError, QueueUnavailableError } from "../errors/fleet-errors.js";
 import { NousError } from "../errors/nous-error.js";
 import { randomUuid } from "../platform/random-uuid.js";
 import type { Prompt } from "../runner/types.js";
@@ -140,10 +135,7 @@ export class RunQueue implements RunQueuePort {
   }
 
   async #enqueue(payload: RunPayload): Promise<Submission> {
-    const budget = await this.tenants.budget(payload.tenant);
-    if (budget !== undefined && budget.used >= budget.budget) {
-      throw new TenantBudgetExceededError({ tenant: payload.tenant, ...budget });
-    }
+    await this.tenants.assertWithinBudget(payload.tenant);
     const maxDepth = this.#options.maxDepth;
     if (maxDepth !== undefined) {
       const depth = await this.depth();

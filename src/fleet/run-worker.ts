@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import type { QueuedOutcome } from "../agent/run-queue-port.js";
-import { QueueArgumentError, TenantBudgetExceededError } from "../errors/fleet-errors.js";
+import { QueueArgumentError } from "../errors/fleet-errors.js";
 import type { SessionStore } from "../store/session-store.js";
 import { bullmq } from "./fleet-peers.js";
 import { FAILURE_MARK } from "./job-outcome.js";
@@ -74,11 +74,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorker> {
       const state = await (await bullmq.Job.fromId(queue.engine, runId))?.getState();
       return state !== undefined && state !== "completed" && state !== "failed" && state !== "unknown";
     },
-    checkBudget: async (tenant: string) => {
-      const budget = await queue.tenants.budget(tenant);
-      if (budget !== undefined && budget.used >= budget.budget)
-        throw new TenantBudgetExceededError({ tenant, ...budget });
-    },
+    checkBudget: (tenant: string) => queue.tenants.assertWithinBudget(tenant),
   };
 
   const processJob = async (job: Job<RunPayload, QueuedOutcome>, token?: string): Promise<QueuedOutcome> => {

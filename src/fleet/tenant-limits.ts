@@ -1,3 +1,4 @@
+import { TenantBudgetExceededError } from "../errors/fleet-errors.js";
 import type { RedisClient } from "./fleet-peers.js";
 
 /** Limits of one tenant's runs across the whole fleet. */
@@ -55,6 +56,13 @@ export class TenantLimiter {
     if (budget === undefined) return undefined;
     const used = Number((await this.#redis.get(this.#key(tenant, "tokens"))) ?? 0);
     return { used, budget };
+  }
+
+  /** Throws `TenantBudgetExceededError` when the tenant has spent its budget. */
+  async assertWithinBudget(tenant: string): Promise<void> {
+    const budget = await this.budget(tenant);
+    if (budget !== undefined && budget.used >= budget.budget)
+      throw new TenantBudgetExceededError({ tenant, ...budget });
   }
 
   /** Adds a finished run's tokens to the tenant's total. */

@@ -83,7 +83,8 @@ function replaceAt(value: unknown, rest: readonly string[]): unknown {
   return inner === value[key] ? value : { ...value, [key]: inner };
 }
 
-function valueAt(value: unknown, path: readonly string[]): unknown {
+/** The value at `path` (own keys of objects only), or undefined. */
+export function valueAt(value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
     if (typeof current !== "object" || current === null || !Object.hasOwn(current, key)) return undefined;

@@ -196,17 +196,8 @@ export async function killAll(workers: Iterable<FleetWorker>): Promise<void> {
   );
 }
 
-/** A small seeded PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the crash campaigns use. */
+export { prng } from "../durability/harness.js";
 
 export function percentile(values: readonly number[], p: number): number | undefined {
   if (values.length === 0) return undefined;
