@@ -290,6 +290,7 @@ export {
   SubAgentFailedError,
   SubAgentToolsError,
 } from "./sub-agents/sub-agent.js";
+export type { EndedRun, RunTelemetry, RunTelemetryScope } from "./telemetry/run-telemetry.js";
 export {
   type AnyTool,
   type CompiledSchema,

@@ -6,6 +6,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { Message, MessageInput, UserContentPart } from "../session/messages.js";
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
@@ -128,6 +129,11 @@ export interface AgentOptions<D extends object, O> {
    * where `agent.result` and `agent.follow` read them back.
    */
   queue?: RunQueuePort;
+  /**
+   * Where each run's trace goes when it ends (`openTelemetry()` from `nous/telemetry`): spans
+   * derived from the run's part of the session log. Sub-agent runs are part of their parent's trace.
+   */
+  telemetry?: RunTelemetry;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */
