@@ -16,4 +16,10 @@ export {
   type SessionTraceExport,
 } from "./telemetry/open-telemetry.js";
 export type { PlannedSpan, PlannedSpanEvent, SpanAttributes, SpanAttributeValue } from "./telemetry/planned-span.js";
-export { type PlannedRun, type PlanOptions, planSession, type RunOutcome, type SessionPlan } from "./telemetry/span-builder.js";
+export {
+  type PlannedRun,
+  type PlanOptions,
+  planSession,
+  type RunOutcome,
+  type SessionPlan,
+} from "./telemetry/span-builder.js";

@@ -18,6 +18,7 @@ import { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
+import type { RunTelemetryScope } from "../telemetry/run-telemetry.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
 import { agentChange, agentDefinitionHash } from "./agent-identity.js";
@@ -34,7 +35,6 @@ import {
   sessionContext,
   storePersistence,
 } from "./session-runs.js";
-import type { RunTelemetryScope } from "../telemetry/run-telemetry.js";
 import { settleTornCall, tornCall } from "./torn-tail.js";
 
 /** Every option a run can take, as the run's internals read them. */

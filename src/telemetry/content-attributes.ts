@@ -53,7 +53,10 @@ function contentMessage(message: Message): ContentMessage {
     case "assistant":
       return { role: "assistant", parts: message.content.map(assistantPart) };
     case "tool":
-      return { role: "tool", parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.result }] };
+      return {
+        role: "tool",
+        parts: [{ type: "tool_call_response", id: message.toolCallId, response: message.result }],
+      };
     default: {
       const unhandled: never = message;
       throw new TypeError(`unknown message ${JSON.stringify(unhandled)}`);

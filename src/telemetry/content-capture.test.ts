@@ -63,7 +63,9 @@ describe("message content in spans", () => {
     expect(JSON.parse(String(first?.["gen_ai.input.messages"]))).toEqual([
       { role: "user", parts: [{ type: "text", content: "hello" }] },
     ]);
-    expect(JSON.parse(String(first?.["gen_ai.system_instructions"]))).toEqual([{ type: "text", content: "Be careful." }]);
+    expect(JSON.parse(String(first?.["gen_ai.system_instructions"]))).toEqual([
+      { type: "text", content: "Be careful." },
+    ]);
     expect(JSON.parse(String(first?.["gen_ai.output.messages"]))).toEqual([
       {
         role: "assistant",

@@ -188,6 +188,10 @@ describe("OpenTelemetry spans derived from the session log", () => {
     await context.with(trace.setSpan(context.active(), request), () => agent.run("hello", { sessionId: "c", store }));
     request.end();
     const [root] = spanTrees(tracing.exporter.getFinishedSpans());
-    expect(outline([root as SpanNode])).toEqual(["GET /chat (internal)", "  invoke_agent solo (internal)", "    chat script (client)"]);
+    expect(outline([root as SpanNode])).toEqual([
+      "GET /chat (internal)",
+      "  invoke_agent solo (internal)",
+      "    chat script (client)",
+    ]);
   });
 });

@@ -64,6 +64,8 @@ class SpanBuilder {
   /** The chat span whose response was the last event: the next `assistant_message` is its output. */
   #answered: { span: PlannedSpan; finishReason: string } | undefined;
   readonly #tools = new Map<string, PlannedSpan>();
+  /** Span events recorded while no run was open (an approval decided between a pause and the resume): the next run's. */
+  #betweenRuns: PlannedSpan["events"] = [];
 
   constructor(sessionId: string | undefined, events: readonly SessionEvent[], capture: boolean) {
     this.#sessionId = sessionId;
@@ -201,6 +203,8 @@ class SpanBuilder {
       if (data.agentHash !== undefined) span.attributes["nous.agent.hash"] = data.agentHash;
     }
     if (resumed) span.attributes["nous.run.resumed"] = true;
+    span.events.push(...this.#betweenRuns);
+    this.#betweenRuns = [];
     this.#run = span;
     this.runs.push({ runId, index, span });
   }
@@ -303,12 +307,9 @@ class SpanBuilder {
     this.#tools.delete(toolCallId);
   }
 
-  #note(
-    span: PlannedSpan | undefined,
-    event: SessionEvent,
-    name: string,
-    attributes: PlannedSpan["attributes"],
-  ): void {
-    span?.events.push({ name, at: event.at, attributes: { ...attributes, "nous.seq": event.seq } });
+  #note(span: PlannedSpan | undefined, event: SessionEvent, name: string, attributes: PlannedSpan["attributes"]): void {
+    const note = { name, at: event.at, attributes: { ...attributes, "nous.seq": event.seq } };
+    if (span !== undefined) span.events.push(note);
+    else if (this.#run === undefined) this.#betweenRuns.push(note);
   }
 }

@@ -97,5 +97,7 @@ export function outline(nodes: readonly SpanNode[], depth = 0): string[] {
 
 /** Every attribute and event attribute value of the spans, as one string (for "never contains" checks). */
 export function allAttributeText(spans: readonly ReadableSpan[]): string {
-  return JSON.stringify(spans.map((span) => [span.name, span.attributes, span.events.map((event) => event.attributes)]));
+  return JSON.stringify(
+    spans.map((span) => [span.name, span.attributes, span.events.map((event) => event.attributes)]),
+  );
 }

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Agent } from "../agent/agent.js";
+import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { ApprovalPendingError } from "../errors/run-errors.js";
+import { ScriptedModel } from "../models/scripted-model.js";
+import { MemoryStore } from "../store/memory-store.js";
+import { tool } from "../tools/tool.js";
+import { openTelemetry } from "./open-telemetry.js";
+import type { PlannedSpan } from "./planned-span.js";
+import { planSession } from "./span-builder.js";
+import { memoryTracing, outline, spanTrees } from "./test-support/tracing.js";
+
+const send = tool({
+  name: "send",
+  description: "Sends a note",
+  input: z.object({ note: z.string() }),
+  needsApproval: true,
+  execute: ({ note }) => note.length,
+});
+
+const lines = (span: PlannedSpan, depth = 0): string[] => [
+  `${"  ".repeat(depth)}${span.name} ${String(span.attributes["nous.run.outcome"] ?? "")}`.trimEnd(),
+  ...span.children.flatMap((child) => lines(child, depth + 1)),
+];
+
+describe("planSession", () => {
+  it("ends a paused run's span at run_paused and starts the resumed run's own span at run_resumed", async () => {
+    const store = new MemoryStore();
+    const agent = new Agent({
+      name: "sender",
+      model: new ScriptedModel([{ toolCalls: [{ id: "n1", name: "send", args: { note: "hi" } }] }, { text: "sent" }]),
+      tools: [send],
+    });
+    await expect(agent.run("send it", { sessionId: "p", store })).rejects.toThrow(ApprovalPendingError);
+    const [approval] = await listPendingApprovals(store);
+    if (approval === undefined) throw new Error("no pending approval");
+    await decideApproval(store, approval, { type: "approve" });
+    await agent.resume("p", { store });
+
+    const { runs } = planSession("p", await store.read("p"));
+    expect(runs.map((run) => lines(run.span))).toEqual([
+      ["invoke_agent sender paused", "  chat script"],
+      ["invoke_agent sender completed", "  execute_tool send", "  chat script"],
+    ]);
+    const [paused, resumed] = runs;
+    expect(paused?.span.events.map((event) => event.name)).toEqual(["nous.approval_requested"]);
+    expect(resumed?.span.attributes["nous.run.resumed"]).toBe(true);
+    expect(resumed?.span.events.map((event) => [event.name, event.attributes["nous.approved"]])).toEqual([
+      ["nous.approval_decided", true],
+    ]);
+  });
+
+  it("closes what a log leaves open at its last event, marked unfinished (a crash)", async () => {
+    const store = new MemoryStore();
+    const agent = new Agent({ model: new ScriptedModel([{ text: "hi" }]) });
+    await agent.run("hello", { sessionId: "c", store });
+    const cut = (await store.read("c")).filter(
+      (event) => event.type !== "model_response" && event.type !== "run_completed",
+    );
+    const [run] = planSession("c", cut).runs;
+    expect(run?.span.attributes["nous.run.outcome"]).toBe("interrupted");
+    expect(run?.span.children[0]?.attributes["nous.unfinished"]).toBe(true);
+    expect(run?.span.end).toBe(cut.at(-1)?.at);
+  });
+});
+
+describe("live tracing of a stream", () => {
+  it("emits the run's spans when its reader stops early", async () => {
+    const tracing = memoryTracing();
+    const agent = new Agent({
+      name: "talker",
+      model: new ScriptedModel([{ toolCalls: [{ id: "n1", name: "count", args: {} }] }, { text: "done" }]),
+      tools: [tool({ name: "count", description: "Counts", input: z.object({}), execute: () => 1 })],
+      telemetry: openTelemetry({ tracer: tracing.tracer }),
+    });
+    const stream = agent.stream("go");
+    for await (const event of stream) if (event.kind === "event" && event.type === "tool_result") break;
+    await stream.result.catch(() => undefined);
+    const trees = spanTrees(tracing.exporter.getFinishedSpans());
+    expect(outline(trees)).toEqual([
+      "invoke_agent talker (internal)",
+      "  chat script (client)",
+      "  execute_tool count (internal)",
+    ]);
+    expect(trees[0]?.attributes["nous.run.outcome"]).toBe("interrupted");
+  });
+});
