@@ -34,7 +34,10 @@ const program = "const a = await tools.lookup({ q: 'a' }); const b = await tools
  */
 function team(tracing: ReturnType<typeof memoryTracing>) {
   let clock = Date.parse("2026-01-01T00:00:00.000Z");
-  const now = () => new Date((clock += 1000));
+  const now = () => {
+    clock += 1000;
+    return new Date(clock);
+  };
   const researcher = new Agent({
     name: "researcher",
     model: new ScriptedModel([

@@ -79,29 +79,37 @@ class SpanBuilder {
     switch (event.type) {
       case "run_started":
         this.#agents.set(event.data.runId, event.data.agent);
-        return this.#startRun(event, index, event.data.runId, false);
+        this.#startRun(event, index, event.data.runId, false);
+        return;
       case "run_resumed":
-        return this.#startRun(event, index, event.data.runId, true);
+        this.#startRun(event, index, event.data.runId, true);
+        return;
       case "model_request":
-        return this.#startChat(event, index);
+        this.#startChat(event, index);
+        return;
       case "model_response":
-        return this.#endChat(event);
+        this.#endChat(event);
+        return;
       case "model_retry":
-        return this.#note(this.#chat, event, "nous.model_retry", {
+        this.#note(this.#chat, event, "nous.model_retry", {
           "nous.attempt": event.data.attempt,
           "error.type": event.data.error.code,
           "nous.delay_ms": event.data.delayMs,
         });
+        return;
       case "model_fallback":
-        return this.#note(this.#chat, event, "nous.model_fallback", {
+        this.#note(this.#chat, event, "nous.model_fallback", {
           "nous.from": event.data.from,
           "nous.to": event.data.to,
           "error.type": event.data.error.code,
         });
+        return;
       case "model_stream_reset":
-        return this.#note(this.#chat, event, "nous.model_stream_reset", { "nous.reason": event.data.reason });
+        this.#note(this.#chat, event, "nous.model_stream_reset", { "nous.reason": event.data.reason });
+        return;
       case "partial_response":
-        return this.#partial(event);
+        this.#partial(event);
+        return;
       case "assistant_message":
         if (answered !== undefined && this.#capture) {
           answered.span.attributes["gen_ai.output.messages"] = outputMessages(
@@ -111,11 +119,14 @@ class SpanBuilder {
         }
         return;
       case "tool_call":
-        return this.#startTool(event);
+        this.#startTool(event);
+        return;
       case "tool_result":
-        return this.#endTool(event, event.data.toolCallId, event.data.toolName, event.data.result, event.data.isError);
+        this.#endTool(event, event.data.toolCallId, event.data.toolName, event.data.result, event.data.isError);
+        return;
       case "tool_call_result":
-        return this.#endTool(event, event.data.toolCallId, event.data.toolName, event.data.result, event.data.isError);
+        this.#endTool(event, event.data.toolCallId, event.data.toolName, event.data.result, event.data.isError);
+        return;
       case "tool_call_refused": {
         const span = this.#openTool(event, event.data.toolCallId, event.data.toolName, event.data.parentToolCallId);
         if (this.#capture) span.attributes["gen_ai.tool.call.arguments"] = contentJson(event.data.args);
@@ -133,25 +144,30 @@ class SpanBuilder {
         return;
       }
       case "approval_requested":
-        return this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_requested", {
+        this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_requested", {
           "gen_ai.tool.name": event.data.toolName,
           "gen_ai.tool.call.id": event.data.toolCallId,
         });
+        return;
       case "approval_decided":
-        return this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_decided", {
+        this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_decided", {
           "gen_ai.tool.call.id": event.data.toolCallId,
           "nous.approved": event.data.approved,
         });
+        return;
       case "run_completed":
-        return this.endRun(event.at, "completed");
+        this.endRun(event.at, "completed");
+        return;
       case "run_paused":
-        return this.endRun(event.at, "paused");
+        this.endRun(event.at, "paused");
+        return;
       case "run_failed": {
         const { code, message } = event.data.error;
         // What was still open failed with the run: a model request that got no answer, a call that never returned.
         for (const span of this.#openSpans()) failSpan(span, code, message);
         if (this.#run !== undefined) failSpan(this.#run, code, message);
-        return this.endRun(event.at, "failed");
+        this.endRun(event.at, "failed");
+        return;
       }
       case "user_message":
       case "system_message":
