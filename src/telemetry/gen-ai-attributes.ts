@@ -17,12 +17,29 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   xai: "x_ai",
 };
 
-/** The provider and model of a `"provider:model"` name as the log records it (and of its wire, when recorded). */
-export function modelParts(name: string, wire?: WireTarget): { provider: string; model: string } {
+/**
+ * The provider and model of a `"provider:model"` name as the log records it (and of its wire, when
+ * recorded). A fallback chain (`"fallback:openai:a,anthropic:b"`) is named by its first model, the
+ * one its requests go to first.
+ */
+export function modelParts(recorded: string, wire?: WireTarget): { provider: string; model: string } {
+  const name = recorded.startsWith(FALLBACK) ? (recorded.slice(FALLBACK.length).split(",")[0] ?? "") : recorded;
   const colon = name.indexOf(":");
   const prefix = colon === -1 ? name : name.slice(0, colon);
   const model = wire?.modelId ?? (colon === -1 ? name : name.slice(colon + 1));
   return { provider: PROVIDER_NAMES[prefix] ?? prefix, model };
+}
+
+const FALLBACK = "fallback:";
+
+/**
+ * The model id of a `model_response`'s `model`: `"provider:modelId"`, or `"fallback:modelId"` when a
+ * fallback chain answered (the provider is then the one the last `model_fallback` moved to).
+ */
+export function responseModel(recorded: string): string {
+  if (recorded.startsWith(FALLBACK)) return recorded.slice(FALLBACK.length);
+  const colon = recorded.indexOf(":");
+  return colon === -1 ? recorded : recorded.slice(colon + 1);
 }
 
 /** The request settings the conventions name, when the request recorded them. */

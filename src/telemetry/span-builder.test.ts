@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent/agent.js";
 import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { ProviderServerError, RateLimitError } from "../errors/provider-error.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
+import type { Model } from "../models/model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { tool } from "../tools/tool.js";
@@ -62,6 +64,54 @@ describe("planSession", () => {
     expect(run?.span.attributes["nous.run.outcome"]).toBe("interrupted");
     expect(run?.span.children[0]?.attributes["nous.unfinished"]).toBe(true);
     expect(run?.span.end).toBe(cut.at(-1)?.at);
+  });
+});
+
+/** A model of provider "flaky" that fails with `errors` (one per call) before it answers `answer`. */
+function failing(errors: Error[], answer: string): Model {
+  let calls = 0;
+  const scripted = new ScriptedModel([{ text: answer }], { modelId: answer });
+  return {
+    ...scripted,
+    specificationVersion: scripted.specificationVersion,
+    provider: "flaky",
+    modelId: answer,
+    wire: { api: "openai-chat", modelId: answer },
+    doGenerate: (request) => {
+      const error = errors[calls++];
+      return error ? Promise.reject(error) : scripted.doGenerate(request);
+    },
+    doStream: (request) => scripted.doStream(request),
+  };
+}
+
+describe("retries and fallbacks", () => {
+  it("are span events of their request's one chat span, whose response model is the one that answered", async () => {
+    const agent = new Agent({
+      model: failing(
+        [
+          new RateLimitError({ provider: "flaky", message: "slow down", status: 429 }),
+          new ProviderServerError({ provider: "flaky", message: "boom", status: 503 }),
+        ],
+        "first",
+      ),
+      fallback: [failing([], "second")],
+      retry: { maxRetries: 1, initialDelayMs: 1, jitter: 0, sleep: async () => {} },
+    });
+    const result = await agent.run("hi");
+    const [run] = planSession(undefined, result.log).runs;
+    expect(run?.span.children.map((span) => span.name)).toEqual(["chat first"]);
+    const chat = run?.span.children[0];
+    expect(chat?.status).toEqual({ code: "unset" });
+    expect(chat?.attributes).toMatchObject({
+      "gen_ai.provider.name": "flaky",
+      "gen_ai.request.model": "first",
+      "gen_ai.response.model": "second",
+    });
+    expect(chat?.events.map((event) => [event.name, event.attributes["error.type"]])).toEqual([
+      ["nous.model_retry", "provider_rate_limit"],
+      ["nous.model_fallback", "provider_server_error"],
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@ import type { BuiltinEvent, EventOf, SessionEvent } from "../session/events.js";
 import { isBuiltinEvent } from "../session/events.js";
 import { windowMessages } from "../session/recorded-request.js";
 import { contentJson, inputMessages, outputMessages, systemInstructions } from "./content-attributes.js";
-import { finishReason, modelParts, settingsAttributes, usageAttributes } from "./gen-ai-attributes.js";
+import { finishReason, modelParts, responseModel, settingsAttributes, usageAttributes } from "./gen-ai-attributes.js";
 import { failSpan, type PlannedSpan, plannedSpan } from "./planned-span.js";
 
 /** How a run span ended: its `nous.run.outcome`. */
@@ -98,6 +98,10 @@ class SpanBuilder {
         });
         return;
       case "model_fallback":
+        // The request's provider from here on is the next model's.
+        if (this.#chat !== undefined) {
+          this.#chat.attributes["gen_ai.provider.name"] = modelParts(event.data.to, event.data.wire).provider;
+        }
         this.#note(this.#chat, event, "nous.model_fallback", {
           "nous.from": event.data.from,
           "nous.to": event.data.to,
@@ -257,7 +261,7 @@ class SpanBuilder {
     const reason = finishReason(data.finishReason);
     span.end = event.at;
     Object.assign(span.attributes, {
-      "gen_ai.response.model": modelParts(data.model).model,
+      "gen_ai.response.model": responseModel(data.model),
       ...(data.responseId === undefined ? {} : { "gen_ai.response.id": data.responseId }),
       "gen_ai.response.finish_reasons": [reason],
       ...usageAttributes(data.usage),
