@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent/agent.js";
 import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { codeMode } from "../code-mode/code-mode.js";
 import { ProviderServerError, RateLimitError } from "../errors/provider-error.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model } from "../models/model.js";
@@ -50,6 +51,42 @@ describe("planSession", () => {
     expect(resumed?.span.attributes["nous.run.resumed"]).toBe(true);
     expect(resumed?.span.events.map((event) => [event.name, event.attributes["nous.approved"]])).toEqual([
       ["nous.approval_decided", true],
+    ]);
+  });
+
+  it("leaves a program that paused on a nested approval unfinished, and gives its re-run in the resumed run its own span", async () => {
+    const guarded = tool({
+      name: "guarded",
+      description: "Needs approval",
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => "ran",
+    });
+    const plain = tool({ name: "plain", description: "Runs", input: z.object({}), execute: () => "ok" });
+    const code = "await tools.plain({}); return await tools.guarded({});";
+    const agent = new Agent({
+      model: new ScriptedModel([{ toolCalls: [{ id: "p", name: "run_code", args: { code } }] }, { text: "done" }]),
+      tools: [guarded, plain, codeMode({ tools: [guarded, plain], limits: { timeMs: 5000 } })],
+    });
+    const store = new MemoryStore();
+    await expect(agent.run("go", { sessionId: "n", store })).rejects.toThrow(ApprovalPendingError);
+    const [approval] = await listPendingApprovals(store);
+    if (approval === undefined) throw new Error("no pending approval");
+    await decideApproval(store, approval, { type: "approve" });
+    await agent.resume("n", { store });
+
+    const { runs } = planSession("n", await store.read("n"));
+    const marked = (span: PlannedSpan, depth = 0): string[] => [
+      `${"  ".repeat(depth)}${span.name}${span.attributes["nous.unfinished"] === true ? " unfinished" : ""}`,
+      ...span.children.flatMap((child) => marked(child, depth + 1)),
+    ];
+    expect(runs.map((run) => marked(run.span))).toEqual([
+      ["invoke_agent", "  chat script", "  execute_tool run_code unfinished", "    execute_tool plain"],
+      ["invoke_agent", "  execute_tool run_code", "    execute_tool guarded", "  chat script"],
+    ]);
+    const program = runs[0]?.span.children[1];
+    expect(program?.events.map((event) => [event.name, event.attributes["gen_ai.tool.call.id"]])).toEqual([
+      ["nous.approval_requested", "p.2"],
     ]);
   });
 

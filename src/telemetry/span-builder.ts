@@ -148,10 +148,15 @@ class SpanBuilder {
         return;
       }
       case "approval_requested":
-        this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_requested", {
-          "gen_ai.tool.name": event.data.toolName,
-          "gen_ai.tool.call.id": event.data.toolCallId,
-        });
+        this.#note(
+          this.#callSpan(event.data.toolCallId, event.data.parentToolCallId),
+          event,
+          "nous.approval_requested",
+          {
+            "gen_ai.tool.name": event.data.toolName,
+            "gen_ai.tool.call.id": event.data.toolCallId,
+          },
+        );
         return;
       case "approval_decided":
         this.#note(this.#tools.get(event.data.toolCallId) ?? this.#run, event, "nous.approval_decided", {
@@ -199,6 +204,12 @@ class SpanBuilder {
     run.end = at;
     run.attributes["nous.run.outcome"] = outcome;
     this.#run = undefined;
+  }
+
+  /** Where an event about a call goes: the call's span, else its parent call's (a nested call asking approval), else the run's. */
+  #callSpan(toolCallId: string, parentToolCallId?: string): PlannedSpan | undefined {
+    const parent = parentToolCallId === undefined ? undefined : this.#tools.get(parentToolCallId);
+    return this.#tools.get(toolCallId) ?? parent ?? this.#run;
   }
 
   #openSpans(): PlannedSpan[] {
