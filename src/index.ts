@@ -16,6 +16,7 @@ export type {
   Submission,
   SubmitOptions,
 } from "./agent/run-queue-port.js";
+export type { EndedRun, RunTelemetry, RunTelemetryScope } from "./agent/run-telemetry-port.js";
 export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,
@@ -290,7 +291,6 @@ export {
   SubAgentFailedError,
   SubAgentToolsError,
 } from "./sub-agents/sub-agent.js";
-export type { EndedRun, RunTelemetry, RunTelemetryScope } from "./telemetry/run-telemetry.js";
 export {
   type AnyTool,
   type CompiledSchema,

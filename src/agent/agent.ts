@@ -18,7 +18,6 @@ import { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
-import type { RunTelemetryScope } from "../telemetry/run-telemetry.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
 import { agentChange, agentDefinitionHash } from "./agent-identity.js";
@@ -26,6 +25,7 @@ import { agentStream } from "./agent-stream.js";
 import { queuedResult, queueOf } from "./queued-runs.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
 import type { QueuedReadOptions, RunQueuePort, Submission, SubmitOptions } from "./run-queue-port.js";
+import type { RunTelemetryScope } from "./run-telemetry-port.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,

@@ -1,12 +1,12 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { RunQueuePort } from "../agent/run-queue-port.js";
+import type { RunTelemetry } from "../agent/run-telemetry-port.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
 import type { Message, MessageInput, UserContentPart } from "../session/messages.js";
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
-import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */

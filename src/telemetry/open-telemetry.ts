@@ -1,8 +1,8 @@
 import type { Context, Tracer } from "@opentelemetry/api";
+import type { RunTelemetry } from "../agent/run-telemetry-port.js";
 import type { SessionStore } from "../store/session-store.js";
 import { emitSpans } from "./emit-spans.js";
 import { otel } from "./otel-api.js";
-import type { RunTelemetry } from "./run-telemetry.js";
 import { planSessionTree, readSessionTree } from "./session-tree.js";
 
 /** The instrumentation scope's version: the version of Nous (package.json's, kept in step by a test). */
