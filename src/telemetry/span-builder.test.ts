@@ -122,6 +122,82 @@ function failing(errors: Error[], answer: string): Model {
   };
 }
 
+describe("a crash", () => {
+  it("ends the crashed run at its last event, its open call unfinished; the resume's span holds the call's re-run", async () => {
+    const look = tool({
+      name: "look",
+      description: "Looks",
+      input: z.object({}),
+      idempotent: true,
+      execute: () => "x",
+    });
+    const script = () =>
+      new ScriptedModel([{ toolCalls: [{ id: "x1", name: "look", args: {} }] }, { text: "next answer" }]);
+    const finished = await new Agent({ model: script(), tools: [look] }).run("go");
+    // The process died right after the call's intent was committed.
+    const cut = finished.log.slice(0, finished.log.findIndex((event) => event.type === "tool_call") + 1);
+    const store = new MemoryStore();
+    await store.append("c", cut, { expectedLastSeq: 0 });
+    const resumed = new Agent({ model: new ScriptedModel([{ text: "next answer" }]), tools: [look] });
+    await resumed.resume("c", { store });
+
+    const [crashed, next] = planSession("c", await store.read("c")).runs;
+    expect(crashed?.span.attributes["nous.run.outcome"]).toBe("interrupted");
+    expect(crashed?.span.end).toBe(cut.at(-1)?.at);
+    expect(crashed?.span.children.map((span) => [span.name, span.attributes["nous.unfinished"]])).toEqual([
+      ["chat script", undefined],
+      ["execute_tool look", true],
+    ]);
+    expect(next?.span.attributes).toMatchObject({ "nous.run.outcome": "completed", "nous.run.resumed": true });
+    expect(next?.span.children.map((span) => [span.name, span.attributes["nous.rerun"]])).toEqual([
+      ["execute_tool look", true],
+      ["chat script", undefined],
+    ]);
+  });
+});
+
+describe("a cancelled call", () => {
+  it("fails with its run, and the next run's span tells that it was abandoned", async () => {
+    let started = false;
+    const look = tool({
+      name: "look",
+      description: "Waits",
+      input: z.object({}),
+      idempotent: true,
+      execute: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          context.signal.addEventListener("abort", () => reject(context.signal.reason));
+        }),
+    });
+    const store = new MemoryStore();
+    const agent = new Agent({
+      model: new ScriptedModel([{ toolCalls: [{ id: "x1", name: "look", args: {} }] }, { text: "next answer" }]),
+      tools: [look],
+    });
+    const controller = new AbortController();
+    const running = agent.run("go", { sessionId: "a", store, signal: controller.signal });
+    while (!started) await new Promise((resolve) => setTimeout(resolve, 1));
+    controller.abort();
+    await expect(running).rejects.toThrow(/cancel/i);
+    await agent.run("and now?", { sessionId: "a", store });
+
+    const [cancelled, next] = planSession("a", await store.read("a")).runs;
+    const code = cancelled?.span.attributes["error.type"];
+    expect(code).toBe("cancelled");
+    expect(
+      cancelled?.span.children.map((span) => [span.name, span.status.code, span.attributes["error.type"]]),
+    ).toEqual([
+      ["chat script", "unset", undefined],
+      ["execute_tool look", "error", code],
+    ]);
+    expect(next?.span.events.map((event) => [event.name, event.attributes["gen_ai.tool.call.id"]])).toEqual([
+      ["nous.tool_call_abandoned", "x1"],
+    ]);
+    expect(next?.span.children.map((span) => span.name)).toEqual(["chat script"]);
+  });
+});
+
 describe("retries and fallbacks", () => {
   it("are span events of their request's one chat span, whose response model is the one that answered", async () => {
     const agent = new Agent({

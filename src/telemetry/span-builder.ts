@@ -66,6 +66,8 @@ class SpanBuilder {
   readonly #tools = new Map<string, PlannedSpan>();
   /** Span events recorded while no run was open (an approval decided between a pause and the resume): the next run's. */
   #betweenRuns: PlannedSpan["events"] = [];
+  /** The `at` of the event before the current one: where a run interrupted without an end event ends. */
+  #lastAt = "";
 
   constructor(sessionId: string | undefined, events: readonly SessionEvent[], capture: boolean) {
     this.#sessionId = sessionId;
@@ -74,6 +76,11 @@ class SpanBuilder {
   }
 
   add(event: BuiltinEvent, index: number): void {
+    this.#take(event, index);
+    this.#lastAt = event.at;
+  }
+
+  #take(event: BuiltinEvent, index: number): void {
     const answered = this.#answered;
     this.#answered = undefined;
     switch (event.type) {
@@ -138,15 +145,22 @@ class SpanBuilder {
         this.#tools.delete(event.data.toolCallId);
         return;
       }
-      case "tool_call_abandoned": {
-        const span = this.#tools.get(event.data.toolCallId);
-        if (span !== undefined) {
-          span.end = event.at;
-          failSpan(span, "tool_call_abandoned", event.data.reason);
-          this.#tools.delete(event.data.toolCallId);
-        }
+      case "tool_call_abandoned":
+        // Recorded as a new run or resume begins, before its start: the interrupted run ended
+        // earlier (its call stays unfinished there), and the next run's span tells the abandonment.
+        this.endRun(this.#lastAt, "interrupted");
+        this.#note(undefined, event, "nous.tool_call_abandoned", {
+          "gen_ai.tool.name": event.data.toolName,
+          "gen_ai.tool.call.id": event.data.toolCallId,
+        });
         return;
-      }
+      case "agent_changed":
+        this.endRun(this.#lastAt, "interrupted");
+        return;
+      case "context_update":
+        // The initial update is recorded before its run starts.
+        if (event.data.origin === "initial") this.endRun(this.#lastAt, "interrupted");
+        return;
       case "approval_requested":
         this.#note(
           this.#callSpan(event.data.toolCallId, event.data.parentToolCallId),
@@ -180,9 +194,7 @@ class SpanBuilder {
       }
       case "user_message":
       case "system_message":
-      case "context_update":
       case "tool_definitions":
-      case "agent_changed":
         return;
       default: {
         const unhandled: never = event;
@@ -217,7 +229,7 @@ class SpanBuilder {
   }
 
   #startRun(event: SessionEvent, index: number, runId: string, resumed: boolean): void {
-    this.endRun(event.at, "interrupted");
+    this.endRun(this.#lastAt, "interrupted");
     const agent = this.#agents.get(runId);
     const span = plannedSpan(agent === undefined ? "invoke_agent" : `invoke_agent ${agent}`, "internal", event.at, {
       "gen_ai.operation.name": "invoke_agent",
