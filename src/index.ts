@@ -16,6 +16,7 @@ export type {
   Submission,
   SubmitOptions,
 } from "./agent/run-queue-port.js";
+export type { EndedRun, RunTelemetry, RunTelemetryScope } from "./agent/run-telemetry-port.js";
 export { DEFAULT_LEASE_TTL_MS } from "./agent/session-lease.js";
 export {
   ApprovalMismatchError,

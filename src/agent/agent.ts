@@ -25,6 +25,7 @@ import { agentStream } from "./agent-stream.js";
 import { queuedResult, queueOf } from "./queued-runs.js";
 import type { ParentRun, ResumeArguments, RunArguments } from "./run-options.js";
 import type { QueuedReadOptions, RunQueuePort, Submission, SubmitOptions } from "./run-queue-port.js";
+import type { RunTelemetryScope } from "./run-telemetry-port.js";
 import { RunLease } from "./session-lease.js";
 import {
   abandonInDoubt,
@@ -56,6 +57,10 @@ interface PreparedRun<D extends object, O> {
   readonly state: RunState<D, O>;
   readonly start: RunStart;
   readonly lease: RunLease | undefined;
+  /** Index in the state's log of the run's first event (those before it were stored already). */
+  readonly from: number;
+  /** The run's telemetry (the agent option `telemetry`), begun when the run was called; none for a sub-agent. */
+  readonly telemetry: RunTelemetryScope | undefined;
 }
 
 export type { ParentRun, ResumeArguments, ResumeOptions, RunArguments, SessionRunOptions } from "./run-options.js";
@@ -153,7 +158,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   async run(prompt: Prompt, ...[options]: RunArguments<D>): Promise<RunResult<O, D>> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
-    return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, undefined));
+    const telemetry = this.#telemetry(options);
+    return runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, undefined, telemetry));
   }
 
   /**
@@ -168,7 +174,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   async resume(sessionId: string, ...[options]: ResumeArguments<D>): Promise<RunResult<O, D>> {
     const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
-    return runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, undefined));
+    const telemetry = this.#telemetry(all);
+    return runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, undefined, telemetry));
   }
 
   /**
@@ -188,8 +195,10 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   stream(prompt: Prompt, ...[options]: RunArguments<D>): AgentStream<O, D> {
     const start: RunStart = { type: "prompt", prompt, history: options?.messageHistory ?? [] };
+    // Begun here, in the caller's context, not where the stream is first read.
+    const telemetry = this.#telemetry(options);
     return agentStream(async (emit) =>
-      runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit)),
+      runHeld(await this.#prepare(start, options as AnyRunOptions<D> | undefined, emit, telemetry)),
     );
   }
 
@@ -236,6 +245,12 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     return queueOf(options?.queue ?? this.#options.queue, "follow").follow(sessionId, options);
   }
 
+  /** The run's telemetry scope, begun in the caller's context; none for a sub-agent (its parent's trace holds it). */
+  #telemetry(options: { parent?: ParentRun } | undefined): RunTelemetryScope | undefined {
+    if (options?.parent !== undefined) return undefined;
+    return this.#options.telemetry?.runStarting();
+  }
+
   /**
    * Everything a run needs before its loop starts: for a session run the lease (taken before the
    * log is read, so what it reads is what no other run will change) and the context from the
@@ -245,6 +260,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     start: RunStart,
     options: AnyRunOptions<D> | undefined,
     emit: Emit<AgentStreamEvent> | undefined,
+    telemetry: RunTelemetryScope | undefined,
   ): Promise<PreparedRun<D, O>> {
     const agent = this.#options;
     const depth = options?.parent === undefined ? 0 : options.parent.seam.depth + 1;
@@ -325,15 +341,24 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       state.iteration = resumePoint.iteration;
       state.usage = resumePoint.usage;
     }
-    return { state, start, lease };
+    return { state, start, lease, from: storedCount, telemetry };
   }
 }
 
-/** Runs the loop, then gives the session's lease up, however the run ended. */
+/** Runs the loop, then gives the session's lease up and reports the run to its telemetry, however it ended. */
 async function runHeld<D extends object, O>(prepared: PreparedRun<D, O>): Promise<RunResult<O, D>> {
   try {
     return await runLoop(prepared.state, prepared.start);
   } finally {
     await prepared.lease?.release();
+    const { state, from, telemetry } = prepared;
+    if (telemetry !== undefined) {
+      const { sessionId } = state.config;
+      const store = state.config.store as SessionStore | undefined;
+      const events = state.context.log.events;
+      await Promise.resolve({ sessionId, store, events, from }).then(telemetry.runEnded.bind(telemetry)).catch(ignore);
+    }
   }
 }
+
+function ignore(): void {}

@@ -39,7 +39,13 @@ describe("the main entry's import graph", () => {
   });
 
   it("keeps test and store drivers and the optional peers out", () => {
-    const optionalPeers = ["@modelcontextprotocol/sdk", "hono", "@hono/node-server", "quickjs-emscripten-core"];
+    const optionalPeers = [
+      "@modelcontextprotocol/sdk",
+      "hono",
+      "@hono/node-server",
+      "quickjs-emscripten-core",
+      "@opentelemetry/api",
+    ];
     for (const name of ["better-sqlite3", "pg", "vitest", "typescript", "fast-check", ...optionalPeers]) {
       expect(packages.has(name)).toBe(false);
     }

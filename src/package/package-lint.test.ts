@@ -60,6 +60,7 @@ describe("the packed tarball", () => {
         "./inspector",
         "./code-mode",
         "./conformance",
+        "./telemetry",
       ]),
     );
   }, 180_000);

@@ -25,6 +25,7 @@ export const OPTIONAL_PEERS = {
     { name: "bullmq", spec: "bullmq@6" },
     { name: "ioredis", spec: "ioredis@5" },
   ],
+  "nous/telemetry": [{ name: "@opentelemetry/api", spec: "@opentelemetry/api@1" }],
 } as const satisfies Record<string, readonly PeerPackage[]>;
 
 export type OptionalEntry = keyof typeof OPTIONAL_PEERS;

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { RunQueuePort } from "../agent/run-queue-port.js";
+import type { RunTelemetry } from "../agent/run-telemetry-port.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
@@ -128,6 +129,11 @@ export interface AgentOptions<D extends object, O> {
    * where `agent.result` and `agent.follow` read them back.
    */
   queue?: RunQueuePort;
+  /**
+   * Where each run's trace goes when it ends (`openTelemetry()` from `nous/telemetry`): spans
+   * derived from the run's part of the session log. Sub-agent runs are part of their parent's trace.
+   */
+  telemetry?: RunTelemetry;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */
