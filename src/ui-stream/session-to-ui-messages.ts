@@ -1,0 +1,179 @@
+import type { StreamedLogEvent } from "../runner/agent-stream-event.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
+import { UIChunkMapper } from "./ui-chunk-mapper.js";
+import {
+  assistantMessageId,
+  type UIMessage,
+  type UIMessageChunk,
+  type UIMessagePart,
+  type UIToolPart,
+  userMessageId,
+} from "./ui-message-chunk.js";
+
+/**
+ * A session's conversation as `useChat` messages, rebuilt from its log: each `user_message` and the
+ * assistant message answering it (its steps, text, reasoning, tool calls with results, approval
+ * requests and context updates) — the same parts the live stream builds. Pass it as the `Chat`'s
+ * initial `messages` on a reload, then `chat.resumeStream()` to follow a run still going.
+ *
+ * @example
+ * const messages = await sessionToUIMessages(store, "u42");
+ * const chat = new Chat({ id: "u42", messages, transport });
+ */
+export async function sessionToUIMessages(store: SessionStore, sessionId: string): Promise<UIMessage[]> {
+  return uiMessagesFromEvents(await store.read(sessionId));
+}
+
+/** `sessionToUIMessages` for events already read. */
+export function uiMessagesFromEvents(events: readonly SessionEvent[]): UIMessage[] {
+  const messages: UIMessage[] = [];
+  let turn: SessionEvent[] | undefined;
+  let userSeq = 0;
+  const flush = () => {
+    if (turn !== undefined) messages.push(assistantMessage(userSeq, turn));
+  };
+  for (const event of events) {
+    if (event.type === "user_message") {
+      flush();
+      userSeq = event.seq;
+      messages.push({ id: userMessageId(event.seq), role: "user", parts: userParts(event.data) });
+      turn = [];
+    } else turn?.push(event);
+  }
+  flush();
+  return messages.filter((message) => message.role === "user" || message.parts.length > 0);
+}
+
+function userParts(data: unknown): UIMessagePart[] {
+  const content = (data as { content: string | readonly { type: string; text?: string }[] }).content;
+  const text =
+    typeof content === "string"
+      ? content
+      : content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
+  return [{ type: "text", text, state: "done" }];
+}
+
+function assistantMessage(userSeq: number, events: readonly SessionEvent[]): UIMessage {
+  const mapper = new UIChunkMapper({ cursor: false });
+  const reducer = new UIMessageReducer();
+  for (const event of events)
+    for (const chunk of mapper.map({ ...event, kind: "event" } as StreamedLogEvent)) reducer.apply(chunk);
+  for (const event of events) {
+    if (event.type !== "approval_decided") continue;
+    const { toolCallId, approved, reason } = event.data as { toolCallId: string; approved: boolean; reason?: string };
+    reducer.respond(toolCallId, approved, reason);
+  }
+  return { id: assistantMessageId(userSeq), role: "assistant", parts: reducer.parts };
+}
+
+type MutablePart = { -readonly [K in keyof UIMessagePart]: UIMessagePart[K] } & Record<string, unknown>;
+
+/** Applies UI chunks to a message's parts, as the client does (the subset Nous emits). */
+export class UIMessageReducer {
+  readonly #parts: MutablePart[] = [];
+  readonly #active = new Map<string, MutablePart>();
+
+  get parts(): UIMessagePart[] {
+    return this.#parts.map((part) => ({ ...part }) as UIMessagePart);
+  }
+
+  apply(chunk: UIMessageChunk): void {
+    switch (chunk.type) {
+      case "start-step":
+        this.#parts.push({ type: "step-start" });
+        return;
+      case "text-start":
+      case "reasoning-start": {
+        const part: MutablePart = {
+          type: chunk.type === "text-start" ? "text" : "reasoning",
+          text: "",
+          state: "streaming",
+        };
+        this.#active.set(chunk.id, part);
+        this.#parts.push(part);
+        return;
+      }
+      case "text-delta":
+      case "reasoning-delta": {
+        const part = this.#active.get(chunk.id);
+        if (part !== undefined) part.text = `${part.text as string}${chunk.delta}`;
+        return;
+      }
+      case "text-end":
+      case "reasoning-end": {
+        const part = this.#active.get(chunk.id);
+        if (part !== undefined) part.state = "done";
+        this.#active.delete(chunk.id);
+        return;
+      }
+      case "tool-input-start":
+        this.#parts.push({
+          type: `tool-${chunk.toolName}`,
+          toolCallId: chunk.toolCallId,
+          state: "input-streaming",
+          input: undefined,
+        });
+        return;
+      case "tool-input-available":
+        this.#tool(chunk.toolCallId, { state: "input-available", input: chunk.input }, chunk.toolName);
+        return;
+      case "tool-approval-request":
+        this.#tool(chunk.toolCallId, { state: "approval-requested", approval: { id: chunk.approvalId } });
+        return;
+      case "tool-output-available":
+        this.#tool(chunk.toolCallId, { state: "output-available", output: chunk.output });
+        return;
+      case "tool-output-error":
+        this.#tool(chunk.toolCallId, { state: "output-error", errorText: chunk.errorText });
+        return;
+      case "tool-output-denied":
+        this.#tool(chunk.toolCallId, { state: "output-denied" });
+        return;
+      case "data-nous-context-update":
+      case "data-nous-event":
+      case "data-nous-cursor": {
+        if (chunk.transient === true) return;
+        const existing = this.#parts.find(
+          (part) => part.type === chunk.type && part.id === chunk.id && chunk.id !== undefined,
+        );
+        if (existing !== undefined) existing.data = chunk.data;
+        else
+          this.#parts.push({ type: chunk.type, ...(chunk.id === undefined ? {} : { id: chunk.id }), data: chunk.data });
+        return;
+      }
+      case "tool-input-delta":
+      case "start":
+      case "finish-step":
+      case "finish":
+      case "error":
+        return;
+      default: {
+        const unknown: never = chunk;
+        throw new Error(`Unknown UI chunk ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** Marks a requested approval answered (its decision is in the log, the run not resumed yet). */
+  respond(toolCallId: string, approved: boolean, reason: string | undefined): void {
+    const part = this.#find(toolCallId);
+    if (part === undefined || part.state !== "approval-requested") return;
+    const approval = part.approval as { id: string };
+    part.state = "approval-responded";
+    part.approval = { id: approval.id, approved, ...(reason === undefined ? {} : { reason }) };
+  }
+
+  #find(toolCallId: string): MutablePart | undefined {
+    return this.#parts.findLast((part) => part.toolCallId === toolCallId);
+  }
+
+  #tool(toolCallId: string, update: Partial<UIToolPart>, toolName?: string): void {
+    let part = this.#find(toolCallId);
+    if (part === undefined) {
+      part = { type: `tool-${toolName ?? "unknown"}`, toolCallId, input: undefined };
+      this.#parts.push(part);
+    }
+    Object.assign(part, update);
+  }
+}
