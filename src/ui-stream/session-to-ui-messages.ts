@@ -57,9 +57,8 @@ function userParts(data: unknown): UIMessagePart[] {
 function assistantMessage(userSeq: number, events: readonly SessionEvent[]): UIMessage {
   const mapper = new UIChunkMapper({ cursor: false });
   const reducer = new UIMessageReducer();
-  for (const event of events)
-    for (const chunk of mapper.map({ ...event, kind: "event" } as StreamedLogEvent)) reducer.apply(chunk);
   for (const event of events) {
+    for (const chunk of mapper.map({ ...event, kind: "event" } as StreamedLogEvent)) reducer.apply(chunk);
     if (event.type !== "approval_decided") continue;
     const { toolCallId, approved, reason } = event.data as { toolCallId: string; approved: boolean; reason?: string };
     reducer.respond(toolCallId, approved, reason);
