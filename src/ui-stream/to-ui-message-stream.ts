@@ -29,11 +29,12 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = Objec
  * for await (const chunk of chunks) console.log(chunk.type);
  */
 export function toUIMessageStream(
-  events: AsyncIterable<AgentStreamEvent>,
+  events: AsyncIterable<AgentStreamEvent> | Iterable<AgentStreamEvent>,
   options: UIMessageStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
   const mapper = new UIChunkMapper(options);
-  const iterator = events[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<AgentStreamEvent> | Iterator<AgentStreamEvent> =
+    Symbol.asyncIterator in events ? events[Symbol.asyncIterator]() : events[Symbol.iterator]();
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       try {
@@ -115,7 +116,7 @@ export function uiMessageStreamResponse(chunks: ReadableStream<UIMessageChunk>, 
  * app.post("/api/chat", async (c) => toUIMessageStreamResponse(agent.stream(await promptOf(c), { sessionId, store })));
  */
 export function toUIMessageStreamResponse(
-  events: AsyncIterable<AgentStreamEvent>,
+  events: AsyncIterable<AgentStreamEvent> | Iterable<AgentStreamEvent>,
   init: ResponseInit & { readonly stream?: UIMessageStreamOptions } = {},
 ): Response {
   const { stream, ...rest } = init;

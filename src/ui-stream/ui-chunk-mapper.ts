@@ -81,7 +81,9 @@ export class UIChunkMapper {
   map(unit: AgentStreamEvent): UIMessageChunk[] {
     const chunks: UIMessageChunk[] = [];
     if (unit.kind === "delta") {
-      this.#deltaChunks(unit, this.#filter(chunks));
+      // Deltas before the client's last event are behind it; those right after it are cut by part.
+      const behind = this.#options.skip !== undefined && this.#lastSeq < this.#options.skip.seq;
+      this.#deltaChunks(unit, behind ? () => {} : this.#filter(chunks));
     } else {
       const skipped = this.#options.skip !== undefined && unit.seq <= this.#options.skip.seq;
       this.#eventChunks(unit, skipped ? () => {} : this.#filter(chunks));
