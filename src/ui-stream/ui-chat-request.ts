@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ChatRequestError } from "../errors/ui-chat-errors.js";
 import type { UIStreamCursor } from "./ui-message-chunk.js";
 
@@ -16,23 +15,48 @@ export type ChatRequest =
 
 const MAX_CHAT_ID = 200;
 
-const messageSchema = z.object({
-  role: z.enum(["user", "assistant", "system"]),
-  parts: z.array(z.looseObject({ type: z.string() })),
-});
+type Json = Record<string, unknown>;
 
-/** The body `DefaultChatTransport.sendMessages` posts (`id`, `messages`, `trigger`, `messageId`, plus `body` extras). */
-const bodySchema = z.looseObject({
-  id: z.string(),
-  messages: z.array(messageSchema).min(1),
-  trigger: z.string(),
-  messageId: z.string().optional(),
-});
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
-const answerSchema = z.object({
-  state: z.literal("approval-responded"),
-  approval: z.object({ id: z.string().min(1), approved: z.boolean(), reason: z.string().optional() }),
-});
+function invalid(message: string): ChatRequestError {
+  return new ChatRequestError("invalid_body", `Not a chat request: ${message}`);
+}
+
+/** A message of the body (`{ role, parts }`), checked by hand: the main entry does not load a schema library. */
+function messageOf(value: unknown, index: number): { readonly role: string; readonly parts: readonly Json[] } {
+  if (!isObject(value)) throw invalid(`messages[${index}] is not an object`);
+  const { role, parts } = value;
+  if (role !== "user" && role !== "assistant" && role !== "system") {
+    throw invalid(`messages[${index}].role is not "user", "assistant" or "system"`);
+  }
+  if (!Array.isArray(parts) || !parts.every((part) => isObject(part) && typeof part.type === "string")) {
+    throw invalid(`messages[${index}].parts is not a list of parts with a type`);
+  }
+  return { role, parts: parts as Json[] };
+}
+
+/** An approval answer of a tool part (`approval: { id, approved, reason? }`). */
+function answerOf(part: Json): ApprovalAnswer {
+  const approval = part.approval;
+  if (
+    !isObject(approval) ||
+    typeof approval.id !== "string" ||
+    approval.id === "" ||
+    typeof approval.approved !== "boolean" ||
+    (approval.reason !== undefined && typeof approval.reason !== "string")
+  ) {
+    throw invalid("an approval-responded tool part needs approval: { id, approved, reason? }");
+  }
+  const reason = approval.reason as string | undefined;
+  return {
+    approvalId: approval.id,
+    approved: approval.approved,
+    ...(reason === undefined || reason === "" ? {} : { reason }),
+  };
+}
 
 /** Checks a chat id (from a body or a URL): a non-empty string of printable characters, at most 200 long. */
 export function checkChatId(chatId: string): string {
@@ -49,11 +73,12 @@ export function checkChatId(chatId: string): string {
  * assistant message gives the approval answers of its tool parts. Anything else is a `ChatRequestError`.
  */
 export function parseChatRequest(body: unknown): ChatRequest {
-  const parsed = bodySchema.safeParse(body);
-  if (!parsed.success) {
-    throw new ChatRequestError("invalid_body", `Not a chat request: ${z.prettifyError(parsed.error)}`);
-  }
-  const { id, messages, trigger } = parsed.data;
+  // The body DefaultChatTransport.sendMessages posts: `id`, `messages`, `trigger`, `messageId`, plus `body` extras.
+  if (!isObject(body)) throw invalid("the body is not an object");
+  const { id, messages, trigger } = body;
+  if (typeof id !== "string") throw invalid("id is not a string");
+  if (!Array.isArray(messages) || messages.length === 0) throw invalid("messages is not a non-empty list");
+  if (typeof trigger !== "string") throw invalid("trigger is not a string");
   const chatId = checkChatId(id);
   if (trigger !== "submit-message") {
     throw new ChatRequestError(
@@ -61,7 +86,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
       `Trigger "${trigger}" is not supported: a session's log is append-only, send a new message instead`,
     );
   }
-  const last = messages[messages.length - 1] as z.infer<typeof messageSchema>;
+  const last = messageOf(messages[messages.length - 1], messages.length - 1);
   if (last.role === "user") {
     const text = last.parts
       .map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : ""))
@@ -69,20 +94,14 @@ export function parseChatRequest(body: unknown): ChatRequest {
     if (text.trim() === "") throw new ChatRequestError("empty_message", "The user message has no text");
     return { type: "message", chatId, text };
   }
-  if (last.role !== "assistant") {
-    throw new ChatRequestError("invalid_body", "The last message must be the user's or the assistant's");
-  }
-  const answers: ApprovalAnswer[] = [];
-  for (const part of last.parts) {
-    if (!(part.type.startsWith("tool-") || part.type === "dynamic-tool") || part.state !== "approval-responded")
-      continue;
-    const answer = answerSchema.safeParse(part);
-    if (!answer.success) {
-      throw new ChatRequestError("invalid_body", `Not an approval answer: ${z.prettifyError(answer.error)}`);
-    }
-    const { id: approvalId, approved, reason } = answer.data.approval;
-    answers.push({ approvalId, approved, ...(reason === undefined || reason === "" ? {} : { reason }) });
-  }
+  if (last.role !== "assistant") throw invalid("the last message must be the user's or the assistant's");
+  const answers = last.parts
+    .filter(
+      (part) =>
+        ((part.type as string).startsWith("tool-") || part.type === "dynamic-tool") &&
+        part.state === "approval-responded",
+    )
+    .map(answerOf);
   if (answers.length === 0) {
     throw new ChatRequestError("no_pending_approval", "The assistant message answers no approval request");
   }
