@@ -25,7 +25,12 @@ export async function sessionToUIMessages(store: SessionStore, sessionId: string
   return uiMessagesFromEvents(await store.read(sessionId));
 }
 
-/** `sessionToUIMessages` for events already read. */
+/**
+ * `sessionToUIMessages` for events already read.
+ *
+ * @example
+ * const messages = uiMessagesFromEvents(result.log);
+ */
 export function uiMessagesFromEvents(events: readonly SessionEvent[]): UIMessage[] {
   const messages: UIMessage[] = [];
   let turn: SessionEvent[] | undefined;
@@ -68,7 +73,15 @@ function assistantMessage(userSeq: number, events: readonly SessionEvent[]): UIM
 
 type MutablePart = { -readonly [K in keyof UIMessagePart]: UIMessagePart[K] } & Record<string, unknown>;
 
-/** Applies UI chunks to a message's parts, as the client does (the subset Nous emits). */
+/**
+ * Applies UI chunks to a message's parts, as the client does (the subset Nous emits): a server-side
+ * view of what a client shows.
+ *
+ * @example
+ * const reducer = new UIMessageReducer();
+ * for (const chunk of chunks) reducer.apply(chunk);
+ * reducer.parts; // [{ type: "step-start" }, { type: "text", text: "Hi", state: "done" }]
+ */
 export class UIMessageReducer {
   readonly #parts: MutablePart[] = [];
   readonly #active = new Map<string, MutablePart>();

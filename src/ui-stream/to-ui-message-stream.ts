@@ -100,7 +100,12 @@ export function uiMessageStreamToSse(chunks: ReadableStream<UIMessageChunk>): Re
     );
 }
 
-/** A `Response` for a UI message stream: SSE framing and the protocol's headers (`init` may add more). */
+/**
+ * A `Response` for a UI message stream: SSE framing and the protocol's headers (`init` may add more).
+ *
+ * @example
+ * return uiMessageStreamResponse(toUIMessageStream(agent.stream("Hi")), { headers: { "x-chat": "1" } });
+ */
 export function uiMessageStreamResponse(chunks: ReadableStream<UIMessageChunk>, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS))

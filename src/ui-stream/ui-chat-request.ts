@@ -71,6 +71,9 @@ export function checkChatId(chatId: string): string {
  * Reads what a `useChat` request asks for. Only the last message counts: the session's log is the
  * history, so the client's copy of earlier messages is ignored. A user message gives its text; an
  * assistant message gives the approval answers of its tool parts. Anything else is a `ChatRequestError`.
+ *
+ * @example
+ * const chat = parseChatRequest(await request.json()); // { type: "message", chatId: "c1", text: "Hi" }
  */
 export function parseChatRequest(body: unknown): ChatRequest {
   // The body DefaultChatTransport.sendMessages posts: `id`, `messages`, `trigger`, `messageId`, plus `body` extras.
@@ -108,7 +111,12 @@ export function parseChatRequest(body: unknown): ChatRequest {
   return { type: "approvals", chatId, answers };
 }
 
-/** Reads a reconnect cursor from `seq`, `part` and `chars` query parameters: all three, or none (`undefined`). */
+/**
+ * Reads a reconnect cursor from `seq`, `part` and `chars` query parameters: all three, or none (`undefined`).
+ *
+ * @example
+ * parseCursor(new URL(request.url).searchParams); // { seq: 12, part: 0, chars: 40 }
+ */
 export function parseCursor(params: URLSearchParams): UIStreamCursor | undefined {
   const values = ["seq", "part", "chars"].map((name) => params.get(name));
   if (values.every((value) => value === null)) return undefined;

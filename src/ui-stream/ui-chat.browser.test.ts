@@ -45,6 +45,7 @@ describe.skipIf(!available)("a chat page on the AI SDK's Chat against uiChatHand
   async function openChat(chatId: string): Promise<Page> {
     const page = await browser.newPage();
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    page.setDefaultTimeout(10_000);
     await page.goto(`${server.url}?chat=${chatId}`);
     await page.waitForSelector("body[data-ready]");
     return page;
