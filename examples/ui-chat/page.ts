@@ -21,6 +21,7 @@ interface Cursor {
   readonly seq: number;
   readonly part: number;
   readonly chars: number;
+  readonly open?: string;
 }
 
 /** The chat's state, rendering on every change. */
@@ -150,6 +151,13 @@ function renderTool(part: ToolPart): HTMLElement {
   return box;
 }
 
+/** The cursor as the reconnect's query parameters (`seq`, `part`, `chars`, and `open` when set). */
+function cursorQuery(at: Cursor): URLSearchParams {
+  const query = new URLSearchParams({ seq: `${at.seq}`, part: `${at.part}`, chars: `${at.chars}` });
+  if (at.open !== undefined) query.set("open", at.open);
+  return query;
+}
+
 async function start(): Promise<void> {
   const response = await fetch(`/api/chats/${encodeURIComponent(chatId)}/messages`);
   const messages = (await response.json()) as UIMessage[];
@@ -157,8 +165,7 @@ async function start(): Promise<void> {
     api: API,
     resumeStreamIsReplay: false,
     prepareReconnectToStreamRequest: ({ id }) => {
-      const query =
-        resumable && cursor !== undefined ? `?seq=${cursor.seq}&part=${cursor.part}&chars=${cursor.chars}` : "";
+      const query = resumable && cursor !== undefined ? `?${cursorQuery(cursor)}` : "";
       return { api: `${API}/${encodeURIComponent(id)}/stream${query}` };
     },
   });

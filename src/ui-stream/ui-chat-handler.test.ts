@@ -164,7 +164,8 @@ describe("uiChatHandler", () => {
     const cursors = full.flatMap((chunk) => (chunk.type === "data-nous-cursor" ? [chunk.data] : []));
     const mid = cursors.find((cursor) => cursor.part === 0 && cursor.chars > 0);
     if (mid === undefined) throw new Error("no cursor inside the answer");
-    const url = `http://chat.test/api/chat/c1/stream?seq=${mid.seq}&part=${mid.part}&chars=${mid.chars}`;
+    expect(mid.open).toBe("text");
+    const url = `http://chat.test/api/chat/c1/stream?seq=${mid.seq}&part=${mid.part}&chars=${mid.chars}&open=text`;
     const rest = await chunks(await handle(new Request(url)));
     expect(textOf(rest)).toBe("Hello world".slice(mid.chars));
     expect(rest.some((chunk) => chunk.type === "text-start")).toBe(false);
@@ -191,5 +192,12 @@ describe("parseChatRequest and parseCursor", () => {
     expect(parseCursor(new URLSearchParams("seq=4&part=-1&chars=0"))).toEqual({ seq: 4, part: -1, chars: 0 });
     expect(() => parseCursor(new URLSearchParams("seq=4"))).toThrow(/cursor/);
     expect(() => parseCursor(new URLSearchParams("seq=4&part=-2&chars=0"))).toThrow(/cursor/);
+    expect(parseCursor(new URLSearchParams("seq=4&part=0&chars=2&open=text"))).toEqual({
+      seq: 4,
+      part: 0,
+      chars: 2,
+      open: "text",
+    });
+    expect(() => parseCursor(new URLSearchParams("seq=4&part=0&chars=2&open=tool"))).toThrow(/cursor/);
   });
 });

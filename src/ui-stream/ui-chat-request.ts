@@ -112,18 +112,23 @@ export function parseChatRequest(body: unknown): ChatRequest {
 }
 
 /**
- * Reads a reconnect cursor from `seq`, `part` and `chars` query parameters: all three, or none (`undefined`).
+ * Reads a reconnect cursor from the `seq`, `part` and `chars` query parameters (all three, or none:
+ * `undefined`), and `open` ("text" or "reasoning") when the cursor has it.
  *
  * @example
- * parseCursor(new URL(request.url).searchParams); // { seq: 12, part: 0, chars: 40 }
+ * parseCursor(new URL(request.url).searchParams); // { seq: 12, part: 0, chars: 40, open: "text" }
  */
 export function parseCursor(params: URLSearchParams): UIStreamCursor | undefined {
   const values = ["seq", "part", "chars"].map((name) => params.get(name));
-  if (values.every((value) => value === null)) return undefined;
+  const open = params.get("open");
+  if (values.every((value) => value === null) && open === null) return undefined;
   const numbers = values.map((value) => (value !== null && /^-?\d{1,15}$/.test(value) ? Number(value) : Number.NaN));
   const [seq = Number.NaN, part = Number.NaN, chars = Number.NaN] = numbers;
-  if (!(seq >= 0 && part >= -1 && chars >= 0)) {
-    throw new ChatRequestError("invalid_cursor", "A cursor is seq >= 0, part >= -1 and chars >= 0, all integers");
+  if (!(seq >= 0 && part >= -1 && chars >= 0) || (open !== null && open !== "text" && open !== "reasoning")) {
+    throw new ChatRequestError(
+      "invalid_cursor",
+      'A cursor is seq >= 0, part >= -1 and chars >= 0, all integers, and optionally open: "text" or "reasoning"',
+    );
   }
-  return { seq, part, chars };
+  return { seq, part, chars, ...(open === null ? {} : { open }) };
 }

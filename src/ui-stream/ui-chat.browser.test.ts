@@ -156,7 +156,9 @@ describe.skipIf(!available)("a chat page on the AI SDK's Chat against uiChatHand
     await waitForText(page, expected);
     await waitForStatus(page, "ready");
     expect(reconnects).toHaveLength(1);
-    expect(new URL(reconnects[0] as string).searchParams.get("seq")).not.toBeNull();
+    const sent = new URL(reconnects[0] as string).searchParams;
+    expect([sent.get("part"), sent.get("open")]).toEqual(["0", "text"]);
+    expect(Number(sent.get("chars"))).toBe((steps[2] as string).length);
     // The resumed stream went on in the same text part.
     expect(await textParts(page)).toEqual([expected]);
     expect(await page.evaluate(() => window.chat?.messages.length)).toBe(2);

@@ -220,31 +220,75 @@ describe("UIChunkMapper cursors", () => {
     return { reducer, cursor };
   }
 
+  /** Cuts `units` after each of them and resumes from `sources`: the client always ends with `expected` parts. */
+  function everyCut(
+    units: readonly AgentStreamEvent[],
+    sources: readonly (readonly AgentStreamEvent[])[],
+    check?: (parts: readonly { type: string }[], had: readonly { type: string }[], where: string) => void,
+  ) {
+    const all = new UIChunkMapper();
+    const expected = client(units.flatMap((unit) => all.map(unit))).reducer.parts;
+    let within = 0;
+    for (let cut = 0; cut <= units.length; cut++) {
+      for (const [index, source] of sources.entries()) {
+        const first = new UIChunkMapper();
+        const { reducer, cursor } = client(units.slice(0, cut).flatMap((unit) => first.map(unit)));
+        if (cursor !== undefined && cursor.part >= 0 && units[cut]?.kind === "delta") within++;
+        // Without a cursor the client replays into a fresh message (the Chat's replay on a reload).
+        const target = cursor === undefined ? new UIMessageReducer() : reducer;
+        const had = target.parts;
+        const resumed = new UIChunkMapper(cursor === undefined ? {} : { skip: cursor });
+        for (const chunk of source.flatMap((unit) => resumed.map(unit))) target.apply(chunk);
+        const where = `cut after ${cut} of ${units.length} units, source ${index}`;
+        if (check === undefined) expect(target.parts, where).toEqual(expected);
+        else check(target.parts, had, where);
+      }
+    }
+    return { expected, within };
+  }
+
+  const texts = (parts: readonly { type: string }[]) =>
+    parts.flatMap((part) => ("text" in part && part.type === "text" ? [String(part.text)] : []));
+
   it("resumes at every cut point, from the live units or from the log alone, with nothing lost or repeated", async () => {
     const { store, units } = await noteRun();
     const logUnits = (await store.read("s")).map((event) => ({ ...event, kind: "event" }) as AgentStreamEvent);
-    const all = new UIChunkMapper();
-    const expected = client(units.flatMap((unit) => all.map(unit))).reducer.parts;
-    expect(expected.filter((part) => part.type === "text").map((part) => (part as { text: string }).text)).toEqual([
-      "Saving it.",
-      "Saved your note.",
-    ]);
-    let resumedWithin = 0;
-    for (let cut = 0; cut <= units.length; cut++) {
-      for (const source of [units, logUnits]) {
-        const first = new UIChunkMapper();
-        const { reducer, cursor } = client(units.slice(0, cut).flatMap((unit) => first.map(unit)));
-        if (cursor !== undefined && cursor.part >= 0 && units[cut]?.kind === "delta") resumedWithin++;
-        // Without a cursor the client replays into a fresh message (the Chat's replay on a reload).
-        const target = cursor === undefined ? new UIMessageReducer() : reducer;
-        const resumed = new UIChunkMapper(cursor === undefined ? {} : { skip: cursor });
-        for (const chunk of source.flatMap((unit) => resumed.map(unit))) target.apply(chunk);
-        const from = source === units ? "live units" : "the log";
-        expect(target.parts, `cut after ${cut} of ${units.length} units, resumed from ${from}`).toEqual(expected);
-      }
-    }
+    const { expected, within } = everyCut(units, [units, logUnits]);
+    expect(texts(expected)).toEqual(["Saving it.", "Saved your note."]);
     // Cuts inside answers (a part half received) were among them.
-    expect(resumedWithin).toBeGreaterThan(4);
+    expect(within).toBeGreaterThan(4);
+  });
+
+  it("resumes across a stream reset: the discarded start stays closed, the new answer is whole", () => {
+    const event = (seq: number, type: string, data: unknown) =>
+      ({ kind: "event", seq, at: "", type, data }) as AgentStreamEvent;
+    const text = (value: string): AgentStreamEvent => ({ kind: "delta", type: "text-delta", text: value });
+    const discarded = { text: "Hel", reasoning: "", toolCalls: [] };
+    const head = [
+      event(1, "user_message", { content: "hi" }),
+      event(2, "model_request", { model: "m", iteration: 0, messageCount: 1 }),
+    ];
+    const reset = event(3, "model_stream_reset", { model: "m", reason: "retry", discarded });
+    const tail = [
+      event(4, "model_response", { model: "m", usage: {}, finishReason: "stop", latencyMs: 1 }),
+      event(5, "assistant_message", { content: [{ type: "text", text: "Hello" }] }),
+      event(6, "run_completed", { runId: "r" }),
+    ];
+    const units = [...head, text("He"), text("l"), reset, text("Hel"), text("lo"), ...tail];
+    // What a reconnect has when the run is live (log events and the deltas since the reset), and from the log alone.
+    const live = [...head, reset, text("Hel"), text("lo"), ...tail];
+    const { expected } = everyCut(units, [live, [...head, reset, ...tail]], (parts, had, where) => {
+      // The client keeps the start it had of the discarded answer (closed), then has the new one whole.
+      const final = texts(parts);
+      expect(final.at(-1), where).toBe("Hello");
+      const kept = final.slice(0, -1);
+      expect(kept.length <= 1 && kept.every((value) => value !== "" && "Hel".startsWith(value)), where).toBe(true);
+      if (kept.length === 1) expect(texts(had)[0], where).toBe(kept[0]);
+      expect(
+        parts.filter((part) => part.type === "text").every((part) => (part as { state?: string }).state === "done"),
+      ).toBe(true);
+    });
+    expect(texts(expected)).toEqual(["Hel", "Hello"]);
   });
 
   it("slices a committed answer's text at the client's character when it resumes from the log", () => {

@@ -59,17 +59,21 @@ export class UIChunkMapper {
   /** While true, the deltas of the answer in flight are filtered against `skip`. */
   #skipping: boolean;
   #ended = false;
+  /** The text or reasoning part the client has open, until this mapper reaches it (then it closes it itself). */
+  #clientOpen: "text" | "reasoning" | undefined;
 
   constructor(options: UIChunkMapperOptions = {}) {
     this.#options = options;
     this.#messageId = options.messageId;
     this.#denied = new Set(options.denied ?? []);
     this.#skipping = options.skip !== undefined;
+    this.#clientOpen = options.skip?.open;
   }
 
   /** Where a client that received every chunk so far stands. */
   get cursor(): UIStreamCursor {
-    return { seq: this.#lastSeq, part: this.#part, chars: this.#chars };
+    const open = this.#open && this.#kind !== "tool" ? this.#kind : undefined;
+    return { seq: this.#lastSeq, part: this.#part, chars: this.#chars, ...(open === undefined ? {} : { open }) };
   }
 
   /** Whether a run end (`run_completed`, `run_paused`, `run_failed`) was mapped. */
@@ -151,7 +155,7 @@ export class UIChunkMapper {
       }
       case "tool-call-start":
         this.#close(emit);
-        this.#part++;
+        this.#nextPart();
         this.#kind = "tool";
         this.#open = true;
         this.#chars = 0;
@@ -196,7 +200,7 @@ export class UIChunkMapper {
   #enter(kind: "text" | "reasoning", emit: (placed: Placed) => void): void {
     if (this.#open && this.#kind === kind) return;
     this.#close(emit);
-    this.#part++;
+    this.#nextPart();
     this.#kind = kind;
     this.#open = true;
     this.#chars = 0;
@@ -206,6 +210,29 @@ export class UIChunkMapper {
       part: this.#part,
       role: "start",
     });
+  }
+
+  /**
+   * Closes the part the client has open when this mapper never reached it (a reconnect served from
+   * the log, which does not hold the deltas of an answer a reset discarded): where the answer ends.
+   */
+  #closeClient(emit: (placed: Placed) => void): void {
+    const skip = this.#options.skip;
+    const kind = this.#clientOpen;
+    this.#clientOpen = undefined;
+    if (kind === undefined || skip === undefined) return;
+    const id = `${kind === "reasoning" ? "r" : "t"}-${this.#stepSeq}-${skip.part}`;
+    emit({
+      chunk: kind === "text" ? { type: "text-end", id } : { type: "reasoning-end", id },
+      part: skip.part,
+      role: "end",
+    });
+  }
+
+  /** A new part begins: once this mapper reaches the client's part, it closes that part itself. */
+  #nextPart(): void {
+    this.#part++;
+    if (this.#part >= (this.#options.skip?.part ?? 0)) this.#clientOpen = undefined;
   }
 
   /** Closes the open text or reasoning part, if any. */
@@ -235,6 +262,7 @@ export class UIChunkMapper {
   #finishStep(emit: (placed: Placed) => void): void {
     if (!this.#stepOpen) return;
     this.#close(emit);
+    this.#closeClient(emit);
     this.#stepOpen = false;
     emit(plain({ type: "finish-step" }));
   }
@@ -254,6 +282,7 @@ export class UIChunkMapper {
         if (!this.#stepOpen) this.#startStep(event.seq, emit);
         if (!this.#streamed) this.#replayAnswer(event.data.content, emit);
         this.#close(emit);
+        this.#closeClient(emit);
         if (skip !== undefined && event.seq > skip.seq) this.#skipping = false;
         return;
       case "tool_result": {
@@ -286,6 +315,17 @@ export class UIChunkMapper {
             },
           }),
         );
+        return;
+      case "model_stream_reset":
+        // The answer restarts: what was sent stays (no chunk takes text back), the new answer gets new parts.
+        this.#close(emit);
+        this.#closeClient(emit);
+        this.#stepSeq = event.seq;
+        this.#part = -1;
+        this.#chars = 0;
+        this.#streamed = false;
+        if (skip !== undefined && event.seq > skip.seq) this.#skipping = false;
+        if ((this.#options.forwardEvent ?? defaultForward)(event)) emit(plain(eventData(event)));
         return;
       case "run_resumed":
         this.#ended = false;

@@ -16,6 +16,8 @@ export interface UIStreamCursor {
   readonly seq: number;
   readonly part: number;
   readonly chars: number;
+  /** Set when that part is text or reasoning and still open on the client. */
+  readonly open?: "text" | "reasoning";
 }
 
 /** A data part (`data-*`): `transient` ones reach only `onData`, the others join the message. */
