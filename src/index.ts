@@ -304,7 +304,7 @@ export {
   type ToolReturn,
   tool,
 } from "./tools/index.js";
-export { sessionToUIMessages, UIMessageReducer, uiMessagesFromEvents } from "./ui-stream/session-to-ui-messages.js";
+export { sessionToUIMessages, uiMessagesFromEvents } from "./ui-stream/session-to-ui-messages.js";
 export {
   toUIMessageStream,
   toUIMessageStreamResponse,
@@ -331,3 +331,4 @@ export type {
   UIStreamCursor,
   UIToolPart,
 } from "./ui-stream/ui-message-chunk.js";
+export { UIMessageReducer } from "./ui-stream/ui-message-reducer.js";

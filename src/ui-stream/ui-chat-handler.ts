@@ -34,7 +34,7 @@ export interface UIChatHandlerOptions {
   readonly messageMetadata?: unknown;
 }
 
-/** The handler `uiChatHandler` returns; `runs` are the chat runs streaming in this process. */
+/** The handler `uiChatHandler` returns: a web `Request` in, a `Response` out. */
 export type UIChatHandler = (request: Request) => Promise<Response>;
 
 /**

@@ -8,10 +8,11 @@ import type { AgentStreamEvent } from "../runner/agent-stream-event.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { ScriptedModel } from "../testing.js";
 import { tool } from "../tools/tool.js";
-import { UIMessageReducer, uiMessagesFromEvents } from "./session-to-ui-messages.js";
+import { uiMessagesFromEvents } from "./session-to-ui-messages.js";
 import { toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS } from "./to-ui-message-stream.js";
 import { UIChunkMapper } from "./ui-chunk-mapper.js";
 import type { UIMessageChunk, UIStreamCursor } from "./ui-message-chunk.js";
+import { UIMessageReducer } from "./ui-message-reducer.js";
 
 const note = tool({
   name: "note",
