@@ -161,14 +161,18 @@ function cursorQuery(at: Cursor): URLSearchParams {
 async function start(): Promise<void> {
   const response = await fetch(`/api/chats/${encodeURIComponent(chatId)}/messages`);
   const messages = (await response.json()) as UIMessage[];
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: API,
-    resumeStreamIsReplay: false,
-    prepareReconnectToStreamRequest: ({ id }) => {
-      const query = resumable && cursor !== undefined ? `?${cursorQuery(cursor)}` : "";
-      return { api: `${API}/${encodeURIComponent(id)}/stream${query}` };
-    },
-  });
+  // `?mode=replay`: the transport as it comes (every reconnect replays the answer, which replaces the message).
+  const transport =
+    params.get("mode") === "replay"
+      ? new DefaultChatTransport<UIMessage>({ api: API })
+      : new DefaultChatTransport<UIMessage>({
+          api: API,
+          resumeStreamIsReplay: false,
+          prepareReconnectToStreamRequest: ({ id }) => {
+            const query = resumable && cursor !== undefined ? `?${cursorQuery(cursor)}` : "";
+            return { api: `${API}/${encodeURIComponent(id)}/stream${query}` };
+          },
+        });
   window.chat = new PageChat({
     id: chatId,
     transport,

@@ -42,11 +42,11 @@ describe.skipIf(!available)("a chat page on the AI SDK's Chat against uiChatHand
     expect(problems).toEqual([]);
   });
 
-  async function openChat(chatId: string): Promise<Page> {
+  async function openChat(chatId: string, mode = ""): Promise<Page> {
     const page = await browser.newPage();
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     page.setDefaultTimeout(10_000);
-    await page.goto(`${server.url}?chat=${chatId}`);
+    await page.goto(`${server.url}?chat=${chatId}${mode === "" ? "" : `&mode=${mode}`}`);
     await page.waitForSelector("body[data-ready]");
     return page;
   }
@@ -160,6 +160,31 @@ describe.skipIf(!available)("a chat page on the AI SDK's Chat against uiChatHand
     expect([sent.get("part"), sent.get("open")]).toEqual(["0", "text"]);
     expect(Number(sent.get("chars"))).toBe((steps[2] as string).length);
     // The resumed stream went on in the same text part.
+    expect(await textParts(page)).toEqual([expected]);
+    expect(await page.evaluate(() => window.chat?.messages.length)).toBe(2);
+    await page.close();
+  });
+
+  it("resumes after a cut with the transport as it comes: the replay replaces the half-received message", async () => {
+    const page = await openChat("cut-replay", "replay");
+    const reconnects: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "GET" && request.url().includes("/stream")) reconnects.push(request.url());
+    });
+    await send(page, "and again");
+    const expected = echoText("and again");
+    const steps = prefixes(expected);
+    gate.release(2);
+    await waitForText(page, steps[1] as string);
+    expect(server.cut()).toBe(1);
+    await waitForStatus(page, "error");
+    gate.release(1);
+    void page.evaluate(() => window.chat?.resumeStream());
+    await waitForText(page, steps[2] as string);
+    gate.open();
+    await waitForText(page, expected);
+    await waitForStatus(page, "ready");
+    expect(reconnects.map((url) => new URL(url).search)).toEqual([""]);
     expect(await textParts(page)).toEqual([expected]);
     expect(await page.evaluate(() => window.chat?.messages.length)).toBe(2);
     await page.close();
