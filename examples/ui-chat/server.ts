@@ -82,6 +82,7 @@ async function bundlePage(): Promise<string> {
     format: "esm",
     platform: "browser",
     target: "es2022",
+    minify: true,
     logLevel: "silent",
   });
   const [output] = result.outputFiles;
