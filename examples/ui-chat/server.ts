@@ -141,7 +141,7 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     store,
     cut() {
       const count = open.size;
-      for (const controller of open) controller.error(new Error("connection cut"));
+      for (const controller of open) controller.error(new Error("chat stream cut on purpose (ChatServer.cut)"));
       open.clear();
       return count;
     },
