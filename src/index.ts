@@ -63,6 +63,9 @@ export {
   AuthenticationError,
   BadRequestError,
   CancelledError,
+  ChatRequestError,
+  type ChatRequestProblem,
+  ChatRunActiveError,
   ConformanceCheckError,
   ContextTooLongError,
   ContextUpdateError,
@@ -302,3 +305,31 @@ export {
   type ToolReturn,
   tool,
 } from "./tools/index.js";
+export { sessionToUIMessages, uiMessagesFromEvents } from "./ui-stream/session-to-ui-messages.js";
+export {
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIMessageStreamOptions,
+  uiMessageStreamResponse,
+  uiMessageStreamToSse,
+} from "./ui-stream/to-ui-message-stream.js";
+export {
+  type UIChatAgent,
+  type UIChatHandler,
+  type UIChatHandlerOptions,
+  uiChatHandler,
+} from "./ui-stream/ui-chat-handler.js";
+export { type ApprovalAnswer, type ChatRequest, parseChatRequest, parseCursor } from "./ui-stream/ui-chat-request.js";
+export { UIChunkMapper, type UIChunkMapperOptions } from "./ui-stream/ui-chunk-mapper.js";
+export type {
+  UIDataChunk,
+  UIEventData,
+  UIFinishReason,
+  UIMessage,
+  UIMessageChunk,
+  UIMessagePart,
+  UIStreamCursor,
+  UIToolPart,
+} from "./ui-stream/ui-message-chunk.js";
+export { UIMessageReducer } from "./ui-stream/ui-message-reducer.js";

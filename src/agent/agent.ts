@@ -203,6 +203,19 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   }
 
   /**
+   * Resumes a session's interrupted run (see `resume`) as a stream (see `stream`): after the
+   * approvals a `run_paused` waits for are decided, the rest of the run streams as `stream` would.
+   *
+   * @example
+   * await decideApproval(store, approval, { type: "approve" });
+   * for await (const event of agent.resumeStream("u42", { store })) if (event.kind === "event") console.log(event.type);
+   */
+  resumeStream(sessionId: string, ...[options]: ResumeArguments<D>): AgentStream<O, D> {
+    const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
+    return agentStream(async (emit) => runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, emit)));
+  }
+
+  /**
    * Queues a run for a fleet of workers (`nous worker`, or `runWorker` from `nous/fleet`) and returns
    * at once. The queue's payload is JSON and holds no secrets: `deps` are state only, and a worker
    * adds its live deps. Needs the agent's `queue`; refused with `QueueFullError` past its `maxDepth`

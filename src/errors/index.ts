@@ -68,6 +68,7 @@ export {
   type UnrecognizedStoreReason,
 } from "./store-errors.js";
 export { ToolFailedError } from "./tool-failed-error.js";
+export { ChatRequestError, type ChatRequestProblem, ChatRunActiveError } from "./ui-chat-errors.js";
 export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 export {
   ApprovalArgumentsError,
