@@ -212,7 +212,10 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
    */
   resumeStream(sessionId: string, ...[options]: ResumeArguments<D>): AgentStream<O, D> {
     const all = { ...(options as AnyRunOptions<D> | undefined), sessionId };
-    return agentStream(async (emit) => runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, emit)));
+    const telemetry = this.#telemetry(all);
+    return agentStream(async (emit) =>
+      runHeld(await this.#prepare({ type: "resume", pending: undefined }, all, emit, telemetry)),
+    );
   }
 
   /**
