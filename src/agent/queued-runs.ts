@@ -5,6 +5,7 @@ import { DefinitionError } from "../errors/user-errors.js";
 import type { RunResult } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
 import { lastRun } from "../session/last-run.js";
+import { projectRunCost } from "../cost/run-cost.js";
 import { projectDeps, projectMessages, projectRunUsage } from "../session/projections.js";
 import type { QueuedOutcome, RunQueuePort } from "./run-queue-port.js";
 
@@ -69,5 +70,6 @@ function resultFromLog<O, D extends object>(
     messages: projectMessages(events),
     log,
     usage: projectRunUsage(log),
+    cost: projectRunCost(log),
   };
 }
