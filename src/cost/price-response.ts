@@ -28,7 +28,12 @@ export interface ModelRates {
  */
 export type Pricing = false | Readonly<Record<string, ModelRates>> | ((model: string) => ModelRates | undefined);
 
-/** `cost.source` of a response priced by the agent's own `pricing`. */
+/**
+ * `cost.source` of a response priced by the agent's own `pricing`.
+ *
+ * @example
+ * event.data.cost?.source === CUSTOM_PRICE_SOURCE; // priced at your rates
+ */
 export const CUSTOM_PRICE_SOURCE = "custom";
 
 /**

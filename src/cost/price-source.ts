@@ -8,6 +8,9 @@
  * The price source, as `model_response` records it in `cost.source`. The dependency is pinned to
  * this exact version in package.json (the package does not export its package.json, so the
  * version cannot be read at runtime); `price-source.test.ts` checks it against the installed one.
+ *
+ * @example
+ * event.data.cost?.source === PRICE_SOURCE; // "genai-prices@0.1.8"
  */
 export const PRICE_SOURCE = "genai-prices@0.1.8";
 

@@ -39,9 +39,20 @@ export interface RunCost {
   readonly partial: boolean;
 }
 
+/**
+ * The cost of a run that made no request.
+ *
+ * @example
+ * [result.cost, other.cost].reduce(addCost, noCost);
+ */
 export const noCost: RunCost = Object.freeze({ usd: 0, partial: false });
 
-/** The sum of two costs: partial when either is. */
+/**
+ * The sum of two costs: partial when either is.
+ *
+ * @example
+ * addCost({ usd: 0.01, partial: false }, { usd: 0, partial: true }); // { usd: 0.01, partial: true }
+ */
 export function addCost(left: RunCost, right: RunCost): RunCost {
   return { usd: roundUsd(left.usd + right.usd), partial: left.partial || right.partial };
 }
