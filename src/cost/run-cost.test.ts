@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent/agent.js";
-import { CostUnknownError, UsageLimitExceededError } from "../errors/run-errors.js";
+import { queuedResult } from "../agent/queued-runs.js";
+import { decideApproval, listPendingApprovals } from "../approvals/approvals.js";
+import { ApprovalPendingError, CostUnknownError, UsageLimitExceededError } from "../errors/run-errors.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { agentAsTool } from "../sub-agents/sub-agent.js";
@@ -10,6 +12,7 @@ import { tool } from "../tools/tool.js";
 import type { ModelRates } from "./price-response.js";
 import { PRICE_SOURCE } from "./price-source.js";
 import { projectRunCost } from "./run-cost.js";
+import { sessionCost } from "./session-cost.js";
 
 const ping = tool({ name: "ping", description: "x", input: z.object({}), execute: () => "pong" });
 const usage = { inputTokens: 1000, outputTokens: 100 };
@@ -98,6 +101,7 @@ describe("the cost of a run", () => {
     const completed = result.log.find((event) => event.type === "subagent_completed");
     expect((completed?.data as { cost?: unknown }).cost).toEqual({ usd: childCost, partial: false });
     expect(projectRunCost(result.log)).toEqual(result.cost);
+    expect(await sessionCost(store, "lead")).toEqual(result.cost);
     // An unpriced child makes the parent's cost partial.
     const unpriced = agentAsTool(new Agent({ model: new ScriptedModel([{ text: "x", usage }]) }), {
       name: "research",
@@ -109,6 +113,42 @@ describe("the cost of a run", () => {
     ]);
     const partial = await runChecked(new Agent({ model: again, tools: [unpriced], pricing: { script: rates } }), "go");
     expect(partial.cost).toEqual({ usd: 2 * PER_RESPONSE, partial: true });
+  });
+
+  it("a resumed run's cost counts the responses before the pause", async () => {
+    const pay = tool({
+      name: "pay",
+      description: "x",
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => "paid",
+    });
+    const model = new ScriptedModel([
+      { toolCalls: [{ id: "a", name: "pay" }], usage },
+      { text: "paid", usage },
+    ]);
+    const agent = new Agent({ model, tools: [pay], pricing: { script: rates } });
+    const store = new MemoryStore();
+    await expect(agent.run("go", { sessionId: "paused", store })).rejects.toBeInstanceOf(ApprovalPendingError);
+    const [approval] = await listPendingApprovals(store);
+    await decideApproval(store, approval as NonNullable<typeof approval>, { type: "approve" });
+    const resumed = await agent.resume("paused", { store });
+    expect(resumed.cost).toEqual({ usd: 2 * PER_RESPONSE, partial: false });
+  });
+
+  it("a queued run's result, rebuilt from its log, has the cost the run had (sub-agents included)", async () => {
+    const child = new Agent({ model: new ScriptedModel([{ text: "x", usage }]), pricing: { script: rates } });
+    const research = agentAsTool(child, { name: "research", description: "Research" });
+    const parentModel = new ScriptedModel([
+      { toolCalls: [{ id: "r1", name: "research", args: { prompt: "milk?" } }], usage },
+      { text: "done", usage },
+    ]);
+    const store = new MemoryStore();
+    const lead = new Agent({ model: parentModel, tools: [research], pricing: { script: rates } });
+    const result = await lead.run("go", { sessionId: "queued", store });
+    expect(result.cost).toEqual({ usd: 3 * PER_RESPONSE, partial: false });
+    const rebuilt = queuedResult("queued", { type: "completed", runId: result.runId }, await store.read("queued"));
+    expect(rebuilt.cost).toEqual(result.cost);
   });
 });
 
