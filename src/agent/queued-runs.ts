@@ -1,3 +1,4 @@
+import { projectRunCost } from "../cost/run-cost.js";
 import { QueuedRunFailedError } from "../errors/fleet-errors.js";
 import type { ErrorFault } from "../errors/nous-error.js";
 import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
@@ -5,7 +6,6 @@ import { DefinitionError } from "../errors/user-errors.js";
 import type { RunResult } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
 import { lastRun } from "../session/last-run.js";
-import { projectRunCost } from "../cost/run-cost.js";
 import { projectDeps, projectMessages, projectRunUsage } from "../session/projections.js";
 import type { QueuedOutcome, RunQueuePort } from "./run-queue-port.js";
 

@@ -1,5 +1,5 @@
-import type { NestedCall, NestedCallOutcome, RunSeam } from "../session/run-seam.js";
 import { addCost } from "../cost/recorded-cost.js";
+import type { NestedCall, NestedCallOutcome, RunSeam } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
 import { pauseForChild } from "./child-pause.js";
 import { decideNested } from "./nested-approval.js";

@@ -60,7 +60,8 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
     paused: pausedCalls(after),
     nested: readNestedJournal(after),
   };
-  if (lastAssistant === -1 || askedAgain) return { runId, finished, pending: undefined, resume, iteration, usage, cost };
+  if (lastAssistant === -1 || askedAgain)
+    return { runId, finished, pending: undefined, resume, iteration, usage, cost };
   const assistant = run[lastAssistant]?.data as { content: readonly AssistantPart[] };
   const content = assistant.content.filter((part) => part.type !== "tool-call" || !results.has(part.toolCallId));
   const hadCalls = assistant.content.some((part) => part.type === "tool-call");

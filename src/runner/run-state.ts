@@ -1,9 +1,9 @@
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
+import { noCost, type RunCost } from "../cost/recorded-cost.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model, ModelCallNotice } from "../models/model.js";
 import { sha256Hex } from "../platform/sha256.js";
-import { noCost, type RunCost } from "../cost/recorded-cost.js";
 import type { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
 import { RunContext } from "../session/run-context.js";

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { Pricing } from "../cost/price-response.js";
 import type { RunCost } from "../cost/recorded-cost.js";
-import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
