@@ -53,9 +53,13 @@ export async function dispatchRequest<D extends object, O>(
   // Assigned, not spread in: this runs once per step.
   if (response.responseId !== undefined) recorded.responseId = response.responseId;
   if (response.requestId !== undefined) recorded.requestId = response.requestId;
-  const pricing = state.config.options.pricing;
-  // A promise only while the price data loads (once per process) — or never, for unpriced models.
-  const priced = priceResponse(recorded.model, response.usage, pricing === undefined ? {} : { pricing });
+  const { pricing, now } = state.config.options;
+  // Prices in force now, by the clock the events are stamped with. A promise only while the price
+  // data loads (once per process) — or never, for unpriced models.
+  const priced = priceResponse(recorded.model, response.usage, {
+    ...(pricing === undefined ? {} : { pricing }),
+    ...(now === undefined ? {} : { at: now() }),
+  });
   const cost = priced instanceof Promise ? await priced : priced;
   if (cost !== undefined) recorded.cost = cost;
   state.cost = addCost(state.cost, responseCost(cost));
