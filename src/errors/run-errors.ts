@@ -18,7 +18,7 @@ export class MaxIterationsExceededError extends LimitError {
 
 export type UsageLimitName = "requests" | "toolCalls" | "inputTokens" | "outputTokens" | "totalTokens" | "costUsd";
 
-/** A usage limit (requests, tool calls or tokens) would be or was exceeded. */
+/** A usage limit (requests, tool calls, tokens or `costUsd`) would be or was exceeded. */
 export class UsageLimitExceededError extends LimitError {
   readonly code = "usage_limit_exceeded";
   readonly limit: UsageLimitName;
