@@ -7,7 +7,7 @@ import { ApprovalPendingError, CostUnknownError, UsageLimitExceededError } from 
 import { ScriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { agentAsTool } from "../sub-agents/sub-agent.js";
-import { runChecked } from "../test-support/run-checked.js";
+import { runChecked, streamChecked } from "../test-support/run-checked.js";
 import { tool } from "../tools/tool.js";
 import type { ModelRates } from "./price-response.js";
 import { PRICE_SOURCE } from "./price-source.js";
@@ -33,6 +33,14 @@ describe("the cost of a run", () => {
     const each = { source: "custom", usd: PER_RESPONSE, inputUsd: 0.002, outputUsd: 0.0008 };
     expect(costsOf(result.log)).toEqual([each, each]);
     expect(result.cost).toEqual({ usd: 2 * PER_RESPONSE, partial: false });
+  });
+
+  it("a streamed run's model_response carries its cost as the stream delivers it", async () => {
+    const model = new ScriptedModel([{ text: "streamed", usage }]);
+    const { events, result } = await streamChecked(new Agent({ model, pricing: { script: rates } }), "go");
+    const response = events.find((event) => event.type === "model_response") as { data?: { cost?: unknown } };
+    expect(response.data?.cost).toEqual({ source: "custom", usd: PER_RESPONSE, inputUsd: 0.002, outputUsd: 0.0008 });
+    expect(result.cost).toEqual({ usd: PER_RESPONSE, partial: false });
   });
 
   it("a model without a price: the source is named, no usd, and the run's cost is partial", async () => {
