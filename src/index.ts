@@ -53,6 +53,17 @@ export {
   type UpdatableContext,
   type UpdateSource,
 } from "./context/index.js";
+export { costOfResponse, loadPricesIfNeeded } from "./cost/logged-cost.js";
+export {
+  CUSTOM_PRICE_SOURCE,
+  type ModelRates,
+  type Pricing,
+  priceResponse,
+} from "./cost/price-response.js";
+export { loadPriceSource, PRICE_SOURCE, type PriceModule } from "./cost/price-source.js";
+export { addCost, noCost, type RecordedCost, type RunCost } from "./cost/recorded-cost.js";
+export { projectRunCost, responseCost } from "./cost/run-cost.js";
+export { sessionCost } from "./cost/session-cost.js";
 export {
   type AgentIdentity,
   AgentMismatchError,
@@ -70,6 +81,7 @@ export {
   ContextTooLongError,
   ContextUpdateError,
   type ContextUpdateProblem,
+  CostUnknownError,
   DefinitionError,
   DepthLimitExceededError,
   type ErrorFault,

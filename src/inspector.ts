@@ -7,5 +7,4 @@
  * const inspector = await startInspector({ store });
  * console.log(inspector.url); // http://127.0.0.1:4317/?token=… (a token is required by default)
  */
-export { costOf, MODEL_PRICES, type ModelPrice, priceOf } from "./inspector/pricing.js";
 export { type InspectorOptions, type RunningInspector, startInspector } from "./inspector/server.js";

@@ -356,6 +356,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       state.resume = resumePoint.resume;
       state.iteration = resumePoint.iteration;
       state.usage = resumePoint.usage;
+      state.cost = resumePoint.cost;
     }
     return { state, start, lease, from: storedCount, telemetry };
   }

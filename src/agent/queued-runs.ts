@@ -1,3 +1,4 @@
+import { projectRunCost } from "../cost/run-cost.js";
 import { QueuedRunFailedError } from "../errors/fleet-errors.js";
 import type { ErrorFault } from "../errors/nous-error.js";
 import { ApprovalPendingError, ToolInDoubtError } from "../errors/run-errors.js";
@@ -69,5 +70,6 @@ function resultFromLog<O, D extends object>(
     messages: projectMessages(events),
     log,
     usage: projectRunUsage(log),
+    cost: projectRunCost(log),
   };
 }

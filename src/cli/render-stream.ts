@@ -1,4 +1,4 @@
-import { type AgentStream, type EventDataMap, isLogEvent, type RunResult, type Usage } from "../index.js";
+import { type AgentStream, type EventDataMap, isLogEvent, type RunCost, type RunResult, type Usage } from "../index.js";
 import { type CliIo, formatDuration, paint, terminalText } from "./cli-support.js";
 
 /** A tool call as the CLI reports it. */
@@ -61,6 +61,16 @@ export function preview(value: unknown, max = 80): string {
 export function formatUsage(usage: Usage): string {
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   return `${plural(usage.requests, "request")} · ${plural(usage.toolCalls, "tool call")} · ${plural(usage.totalTokens, "token")} (${usage.inputTokens} in, ${usage.outputTokens} out)`;
+}
+
+/**
+ * "cost $0.0123"; "cost $0.0123 + unpriced requests" when some had no known price; "cost unknown"
+ * when none had. Six decimals below a cent.
+ */
+export function formatCost(cost: RunCost): string {
+  if (cost.partial && cost.usd === 0) return "cost unknown";
+  const usd = `$${cost.usd < 0.01 ? cost.usd.toFixed(6) : cost.usd.toFixed(4)}`;
+  return `cost ${usd}${cost.partial ? " + unpriced requests" : ""}`;
 }
 
 /**

@@ -89,8 +89,8 @@ export async function readTree(
 }
 
 /**
- * Normalizes a tree's events for comparison: times, latencies and durations, and model names are
- * dropped; session ids become paths below the root (`childSessionId`, `parentSessionId`, a paused
+ * Normalizes a tree's events for comparison: times, latencies and durations, model names and
+ * costs (priced by model name, at the prices of the day) are dropped; session ids become paths below the root (`childSessionId`, `parentSessionId`, a paused
  * sub-agent's `pending[].sessionId` and `pending[].path`); run ids
  * (`runId`, `childRunId`) become `run-1`, `run-2`, … in the order the tree first names them.
  */
@@ -105,7 +105,13 @@ export function normalizeTree(tree: readonly TreeSession[], aliases: readonly st
     session.events.map((event) => {
       const data = event.data;
       if (typeof data !== "object" || data === null || Array.isArray(data)) return { type: event.type, data };
-      const { latencyMs: _latency, durationMs: _duration, model: _model, ...rest } = data as Record<string, unknown>;
+      const {
+        latencyMs: _latency,
+        durationMs: _duration,
+        model: _model,
+        cost: _cost,
+        ...rest
+      } = data as Record<string, unknown>;
       // Whether a request was streamed is how it was delivered (a replay runs without streaming).
       if (event.type === "model_request") delete rest.stream;
       for (const key of ["childSessionId", "parentSessionId"]) {

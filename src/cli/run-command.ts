@@ -36,7 +36,7 @@ Options:
   --export name            the agent file's export to use (default: default)
   --allow-agent-change     continue a session another agent ran (recorded as agent_changed);
                            without it that is refused (exit 2): pass that agent's file
-  --json                   print one JSON object (sessionId, status, output, usage,
+  --json                   print one JSON object (sessionId, status, output, usage, cost,
                            deps, toolCalls, error, pending) instead of the stream
   -h, --help               this help
 

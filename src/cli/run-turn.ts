@@ -10,7 +10,7 @@ import {
 } from "../index.js";
 import type { AnyAgent } from "./agent-loader.js";
 import { type CliIo, describeError, EXIT, exitCodeOf, formatDuration, paint, terminalText } from "./cli-support.js";
-import { formatUsage, preview, renderStream, type ToolCallReport } from "./render-stream.js";
+import { formatCost, formatUsage, preview, renderStream, type ToolCallReport } from "./render-stream.js";
 
 /** How one turn (a run, or the resume of a paused run) ended. */
 export type TurnOutcome =
@@ -101,7 +101,8 @@ export function outcomeJson(outcome: TurnOutcome, sessionId: string, toolCalls: 
   const base = { sessionId, status: outcome.status, toolCalls };
   if (outcome.status === "completed") {
     const { result } = outcome;
-    return { ...base, runId: result.runId, output: result.output, usage: result.usage, deps: jsonPart(result.deps) };
+    const { runId, output, usage, cost } = result;
+    return { ...base, runId, output, usage, cost, deps: jsonPart(result.deps) };
   }
   const error = outcome.error;
   const described = NousError.isInstance(error)
@@ -137,7 +138,9 @@ export function reportOutcome(
   const elapsed = formatDuration(Date.now() - startedAt);
   switch (outcome.status) {
     case "completed":
-      io.err(colors.dim(`Usage: ${formatUsage(outcome.result.usage)} · ${elapsed}\n`));
+      io.err(
+        colors.dim(`Usage: ${formatUsage(outcome.result.usage)} · ${formatCost(outcome.result.cost)} · ${elapsed}\n`),
+      );
       return;
     case "awaiting_approval":
       io.err(colors.yellow(`Waiting for approval (session ${sessionId}):\n`));

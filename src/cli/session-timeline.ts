@@ -7,7 +7,7 @@ import {
   type SessionUsage,
 } from "../index.js";
 import { type CliIo, paint, terminalText } from "./cli-support.js";
-import { formatUsage, preview } from "./render-stream.js";
+import { formatCost, formatUsage, preview } from "./render-stream.js";
 
 type Data = Record<string, unknown>;
 
@@ -50,8 +50,11 @@ function describeEvent(event: SessionEvent): string {
     case "model_request":
       return `${String(data.model)} · iteration ${String(data.iteration)} · ${String(data.messageCount)} messages`;
     case "model_response": {
-      const usage = (data.usage ?? {}) as { totalTokens?: number };
-      return `${String(data.finishReason)} · ${usage.totalTokens ?? 0} tokens · ${String(data.latencyMs)} ms`;
+      const usage = (data.usage ?? {}) as { totalTokens?: number; inputTokens?: number; outputTokens?: number };
+      const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+      const cost = (data.cost ?? {}) as { usd?: unknown };
+      const priced = typeof cost.usd === "number" ? ` · ${formatCost({ usd: cost.usd, partial: false })}` : "";
+      return `${String(data.finishReason)} · ${tokens} tokens · ${String(data.latencyMs)} ms${priced}`;
     }
     case "approval_decided":
       return `call ${String(data.toolCallId)}: ${data.approved ? (data.args !== undefined ? "approved with edited args" : "approved") : `rejected${data.reason ? ` (${String(data.reason)})` : ""}`}`;
@@ -154,6 +157,7 @@ export function renderTimeline(
     `\n${surfaceCount} surface events (the model's messages), ${events.length - surfaceCount} bookkeeping events\n`,
   );
   io.out(`Usage: ${formatUsage(usage.total)}\n`);
+  io.out(`Cost: ${formatCost(usage.cost).replace(/^cost /, "")}\n`);
   if (usage.children.length > 0) {
     io.out(`${colors.dim(`  own: ${formatUsage(usage.own)}`)}\n`);
     for (const child of usage.children) {

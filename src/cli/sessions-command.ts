@@ -19,6 +19,7 @@ import {
   UsageError,
 } from "./cli-support.js";
 import { openStore, storeLocation } from "./open-store.js";
+import { formatCost } from "./render-stream.js";
 import { replaySession } from "./session-replay.js";
 import { resumeSession } from "./session-resume.js";
 import { renderTimeline } from "./session-timeline.js";
@@ -27,7 +28,7 @@ import { verifySessionsCommand } from "./session-verify.js";
 export const SESSIONS_HELP = `Usage: nous sessions <subcommand> [options]
 
 Subcommands:
-  list                       sessions, newest first, with their tokens (sub-agents included)
+  list                       sessions, newest first, with their tokens and cost (sub-agents included)
       --status s[,s]         running, interrupted, completed, failed, awaiting_approval, idle
                              (interrupted: its run stopped midway and no process holds it
                              any more, e.g. after a crash once the lease expired: resume it)
@@ -164,7 +165,8 @@ async function list(io: CliIo, store: SessionStore, values: Values, _rest: reado
   // Each session's total usage, its sub-agents included (the same computation as show and the inspector).
   const sessions = [];
   for (const summary of page.sessions) {
-    sessions.push({ ...summary, usage: (await sessionUsage(store, summary.sessionId)).total });
+    const used = await sessionUsage(store, summary.sessionId);
+    sessions.push({ ...summary, usage: used.total, cost: used.cost });
   }
   if (values.json) {
     printJson(io, { ...page, sessions });
@@ -182,9 +184,10 @@ async function list(io: CliIo, store: SessionStore, values: Values, _rest: reado
     session.model ?? "-",
     String(session.eventCount),
     String(session.usage.totalTokens),
+    formatCost(session.cost).replace(/^cost /, ""),
     session.updatedAt.replace("T", " ").slice(0, 19),
   ]);
-  const header = ["SESSION", "STATUS", "AGENT", "MODEL", "EVENTS", "TOKENS", "UPDATED"];
+  const header = ["SESSION", "STATUS", "AGENT", "MODEL", "EVENTS", "TOKENS", "COST", "UPDATED"];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
   );

@@ -26,7 +26,7 @@ describe("nous sessions list", () => {
     const table = await cli("sessions", "list");
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^SESSION\s+STATUS\s+AGENT\s+MODEL\s+EVENTS\s+TOKENS\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^SESSION\s+STATUS\s+AGENT\s+MODEL\s+EVENTS\s+TOKENS\s+COST\s+UPDATED$/);
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(["slow-1", "mail-1", "s1"]);
     expect(table.stdout).toMatch(/mail-1\s+awaiting_approval\s+mailer\s+function:mailer/);
 

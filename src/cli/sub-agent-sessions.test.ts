@@ -27,12 +27,13 @@ type Totals = {
 };
 
 let runUsage: Usage;
+let runCost: unknown;
 const opened: SessionStore[] = [];
 
 beforeAll(async () => {
   const run = await cli("run", TEAM, "go", "--session", "team", "--json");
   expect(run.code, run.stderr).toBe(0);
-  runUsage = json<{ usage: Usage }>(run).usage;
+  ({ usage: runUsage, cost: runCost } = json<{ usage: Usage; cost: unknown }>(run));
 }, 120_000);
 
 afterAll(async () => {
@@ -43,6 +44,9 @@ describe("usage totals with sub-agents", () => {
   it("usage totals in the CLI and the inspector include children exactly once (a failed child too)", async () => {
     // `nous run`: the run's usage, the children's added by the runner.
     expect(runUsage).toEqual(TEAM_USAGE.total);
+    // gpt-4o: 30 in, 10 out; gpt-4o-mini (both children, the failed one too): 13 in, 4 out.
+    const teamCost = (30 * 2.5 + 10 * 10 + 13 * 0.15 + 4 * 0.6) / 1e6;
+    expect(runCost).toEqual({ usd: expect.closeTo(teamCost, 12), partial: false });
 
     // `nous sessions show --json` / text, and `sessions list`.
     const shown = json<{ usage: UsageTree }>(await cli("sessions", "show", "team", "--json")).usage;
@@ -56,6 +60,7 @@ describe("usage totals with sub-agents", () => {
     expect(text).toContain("Usage: 5 requests · 4 tool calls · 57 tokens (43 in, 14 out)\n");
     expect(text).toContain("  own: 2 requests · 2 tool calls · 40 tokens (30 in, 10 out)\n");
     expect(text).toContain("  sub-agent team/r1: 2 requests · 1 tool call · 10 tokens (7 in, 3 out)\n");
+    expect(text).toContain("Cost: $0.000179\n");
     const listed = json<{ sessions: { sessionId: string; usage: Usage }[] }>(await cli("sessions", "list", "--json"));
     expect(Object.fromEntries(listed.sessions.map((session) => [session.sessionId, session.usage]))).toEqual({
       team: TEAM_USAGE.total,
@@ -88,7 +93,7 @@ describe("usage totals with sub-agents", () => {
         costPartial: false,
       });
       // gpt-4o: 30 in, 10 out; gpt-4o-mini (both children): 13 in, 4 out.
-      expect(detail.totals.cost).toBeCloseTo((30 * 2.5 + 10 * 10 + 13 * 0.15 + 4 * 0.6) / 1e6, 12);
+      expect(detail.totals.cost).toBeCloseTo(teamCost, 12);
       expect(await get<Totals>("/api/sessions/team/usage")).toEqual(detail.totals);
       const child = await get<Totals>(`/api/sessions/${encodeURIComponent("team/r1")}/usage`);
       expect(child).toMatchObject({ usage: TEAM_USAGE.researcher, ownUsage: TEAM_USAGE.researcher, subAgents: [] });

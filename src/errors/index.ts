@@ -34,6 +34,7 @@ export {
   type ApprovalPathStep,
   ApprovalPendingError,
   CancelledError,
+  CostUnknownError,
   DepthLimitExceededError,
   LimitError,
   MaxIterationsExceededError,

@@ -16,9 +16,9 @@ export class MaxIterationsExceededError extends LimitError {
   }
 }
 
-export type UsageLimitName = "requests" | "toolCalls" | "inputTokens" | "outputTokens" | "totalTokens";
+export type UsageLimitName = "requests" | "toolCalls" | "inputTokens" | "outputTokens" | "totalTokens" | "costUsd";
 
-/** A usage limit (requests, tool calls or tokens) would be or was exceeded. */
+/** A usage limit (requests, tool calls, tokens or `costUsd`) would be or was exceeded. */
 export class UsageLimitExceededError extends LimitError {
   readonly code = "usage_limit_exceeded";
   readonly limit: UsageLimitName;
@@ -30,6 +30,22 @@ export class UsageLimitExceededError extends LimitError {
     this.limit = fields.limit;
     this.allowed = fields.allowed;
     this.actual = fields.actual;
+  }
+}
+
+/**
+ * The run has a `costUsd` limit but its cost is not fully known: a response of a model without a
+ * price (give the agent `pricing` for it), or one that was not priced (`pricing: false`).
+ */
+export class CostUnknownError extends LimitError {
+  readonly code = "cost_unknown";
+  readonly allowed: number;
+
+  constructor(allowed: number) {
+    super({
+      message: `The run has a cost limit (${allowed} USD) but a model response had no known price; set pricing for the model`,
+    });
+    this.allowed = allowed;
   }
 }
 

@@ -4,18 +4,20 @@
  * latency, and usage and cost totals. Pure functions over events read through the public API.
  */
 import {
+  costOfResponse,
   type DepsOperation,
   isPlainObject,
   isSurfaceType,
   type Message,
+  type PriceModule,
   projectDeps,
   projectMessages,
+  type RecordedCost,
   type SessionEvent,
   type SessionUsage,
-  UNKNOWN_MODEL,
   type Usage,
 } from "../index.js";
-import { costOf } from "./pricing.js";
+
 import { type OperationChange, operationChanges } from "./request-detail.js";
 
 /** Which paths of the deps an event added, removed or changed (`todos[1]`, `prefs.theme.color`). */
@@ -49,6 +51,11 @@ export interface RequestStat {
   readonly latencyMs: number;
   /** USD; undefined when the model has no known price. */
   readonly cost: number | undefined;
+  /**
+   * The cost as `model_response` recorded it (parts, source, price row), or as priced now for a
+   * response recorded without one (an older log).
+   */
+  readonly costDetail: RecordedCost | undefined;
 }
 
 /** Usage and cost of a whole session, its sub-agent sessions included. */
@@ -59,7 +66,7 @@ export interface SessionTotals {
   readonly ownUsage: Usage;
   /** Each direct sub-agent session and its total (grandchildren included). */
   readonly subAgents: readonly { readonly sessionId: string; readonly usage: Usage }[];
-  /** USD over the priced requests, sub-agents' included; undefined when no request has a known price. */
+  /** USD over the priced requests, sub-agents' included (`sessionUsage(…).cost`); undefined when none has a known price. */
   readonly cost: number | undefined;
   /** True when some requests were of models without a known price (the cost then covers the rest). */
   readonly costPartial: boolean;
@@ -153,12 +160,16 @@ interface ModelResponseData {
   readonly latencyMs?: number;
 }
 
-/** Tokens, latency and cost of every model request, in order. */
-export function requestStats(events: readonly SessionEvent[]): RequestStat[] {
+/**
+ * Tokens, latency and cost of every model request, in order: the cost each response recorded, or
+ * for an older log one priced with `prices` (see `loadPricesIfNeeded`; without it, none).
+ */
+export function requestStats(events: readonly SessionEvent[], prices?: PriceModule): RequestStat[] {
   const stats: RequestStat[] = [];
   for (const event of events) {
     if (event.type !== "model_response") continue;
     const data = (event.data ?? {}) as ModelResponseData;
+    const costDetail = costOfResponse(event, prices);
     const inputTokens = data.usage?.inputTokens ?? 0;
     const outputTokens = data.usage?.outputTokens ?? 0;
     stats.push({
@@ -168,7 +179,8 @@ export function requestStats(events: readonly SessionEvent[]): RequestStat[] {
       outputTokens,
       totalTokens: data.usage?.totalTokens ?? inputTokens + outputTokens,
       latencyMs: typeof data.latencyMs === "number" ? data.latencyMs : 0,
-      cost: costOf(data.model, { inputTokens, outputTokens }),
+      cost: costDetail?.usd,
+      costDetail,
     });
   }
   return stats;
@@ -176,28 +188,23 @@ export function requestStats(events: readonly SessionEvent[]): RequestStat[] {
 
 /**
  * A session's totals from its events and its `sessionUsage` (the one computation the CLI shares):
- * usage with every sub-agent session counted once, cost priced per model over that usage, and
- * the surface/bookkeeping split of its own events.
+ * usage and cost with every sub-agent session counted once, and the surface/bookkeeping split of
+ * its own events.
  *
  * @example
  * const events = await store.read("team");
  * sessionTotals(events, await sessionUsage(store, "team", events)).usage.totalTokens;
  */
 export function sessionTotals(events: readonly SessionEvent[], usage: SessionUsage): SessionTotals {
-  let cost: number | undefined;
-  let costPartial = false;
-  for (const [model, used] of Object.entries(usage.byModel)) {
-    const priced = model === UNKNOWN_MODEL ? undefined : costOf(model, used);
-    if (priced === undefined) costPartial = true;
-    else cost = (cost ?? 0) + priced;
-  }
+  // Nothing priced (every response of an unpriced model) shows no cost rather than $0.
+  const cost = usage.cost.partial && usage.cost.usd === 0 ? undefined : usage.cost.usd;
   const surfaceEvents = events.filter((event) => isSurfaceType(event.type)).length;
   return {
     usage: usage.total,
     ownUsage: usage.own,
     subAgents: usage.children.map((child) => ({ sessionId: child.sessionId, usage: child.total })),
     cost,
-    costPartial: costPartial && cost !== undefined,
+    costPartial: usage.cost.partial && cost !== undefined,
     surfaceEvents,
     bookkeepingEvents: events.length - surfaceEvents,
   };

@@ -14,6 +14,7 @@ import {
   getLogger,
   identifierProblem,
   listPendingApprovals,
+  loadPricesIfNeeded,
   NousError,
   pendingApprovalsOf,
   SESSION_STATUSES,
@@ -84,7 +85,11 @@ async function sessionView(store: SessionStore, summary: SessionSummary, events:
 
 /** Everything the page shows about a session, from its events. */
 async function sessionDetail(store: SessionStore, summary: SessionSummary, events: readonly SessionEvent[]) {
-  return { ...(await sessionView(store, summary, events)), events, requests: requestStats(events) };
+  return {
+    ...(await sessionView(store, summary, events)),
+    events,
+    requests: requestStats(events, await loadPricesIfNeeded(events)),
+  };
 }
 
 function parseSeq(text: string | undefined): number | undefined {
@@ -188,7 +193,8 @@ export function inspectorApi(options: InspectorApiOptions): Hono {
   api.get("/sessions/:id/requests", async (c) => {
     const sessionId = c.req.param("id");
     if (!(await store.exists(sessionId))) return problem(c, 404, `No session "${sessionId}"`);
-    return c.json({ requests: requestStats(await read(sessionId)) });
+    const events = await read(sessionId);
+    return c.json({ requests: requestStats(events, await loadPricesIfNeeded(events)) });
   });
 
   // The request recorded at a model_request (or model_fallback) event, as the model was sent it.

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DefinitionError, MemoryStore, projectMessages, type SessionEvent, type SessionStore } from "../index.js";
 import { diffDeps, stateAt } from "./analysis.js";
 import { isLoopback, resolveToken } from "./auth.js";
-import { costOf, priceOf } from "./pricing.js";
 import { startInspector } from "./server.js";
 import { recordSessions, resumeShop, shopAgent } from "./test-support/sessions.js";
 
@@ -234,18 +233,6 @@ describe("analysis", () => {
       changed: ["n"],
     });
   });
-
-  it("prices well-known models per million tokens and leaves unknown models without cost", () => {
-    expect(priceOf("openai:gpt-4o")).toEqual({ input: 2.5, output: 10 });
-    expect(priceOf("scripted:gpt-4o-2024-08-06")).toEqual({ input: 2.5, output: 10 });
-    expect(priceOf("gpt-4o-mini")).toEqual({ input: 0.15, output: 0.6 });
-    expect(priceOf("openrouter:anthropic/claude-sonnet-4.5")).toEqual({ input: 3, output: 15 });
-    expect(priceOf("openai:gpt-4.1")).toEqual({ input: 2, output: 8 });
-    expect(priceOf("gpt-4o-audio-preview")).toBeUndefined();
-    expect(priceOf("ollama:qwen3:8b")).toBeUndefined();
-    expect(costOf("gpt-4o", { inputTokens: 1_000_000, outputTokens: 100_000 })).toBeCloseTo(3.5);
-    expect(costOf("my-local-model", { inputTokens: 10 })).toBeUndefined();
-  });
 });
 
 describe("the JSON API", () => {
@@ -405,5 +392,60 @@ describe("the JSON API", () => {
       body: JSON.stringify({ atSeq: "x" }),
     });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("the cost of a session written before costs were recorded", () => {
+  it("is priced from the bundled price data at the time of each response", async () => {
+    // An older log: model_response has no `cost`. gpt-4o: input 2.5, cache read 1.25, output 10 per million.
+    const at = "2025-06-01T12:00:00.000Z";
+    await store.append(
+      "legacy",
+      [
+        { seq: 1, at, type: "run_started", data: { runId: "r1", agent: "old", model: "openai:gpt-4o" } },
+        { seq: 2, at, type: "user_message", data: { content: "hi" } },
+        { seq: 3, at, type: "model_request", data: { model: "openai:gpt-4o", iteration: 0, messageCount: 1 } },
+        {
+          seq: 4,
+          at,
+          type: "model_response",
+          data: {
+            model: "openai:gpt-4o-2024-08-06",
+            usage: { inputTokens: 1000, cachedInputTokens: 400, outputTokens: 500, totalTokens: 1500 },
+            finishReason: "stop",
+            latencyMs: 12,
+          },
+        },
+        { seq: 5, at, type: "assistant_message", data: { content: [{ type: "text", text: "hello" }] } },
+        { seq: 6, at, type: "run_completed", data: { runId: "r1", output: "hello" } },
+      ],
+      { expectedLastSeq: 0 },
+    );
+    try {
+      // 600 uncached × 2.5 + 400 cached × 1.25 + 500 × 10 = 1500 + 500 + 5000 per million.
+      const expected = 0.007;
+      const totals = JSON.parse((await raw(`${base}/api/sessions/legacy/usage`)).body);
+      expect(totals.cost).toBeCloseTo(expected, 12);
+      expect(totals.costPartial).toBe(false);
+      const { requests } = JSON.parse((await raw(`${base}/api/sessions/legacy/requests`)).body);
+      expect(requests[0].cost).toBeCloseTo(expected, 12);
+      expect(requests[0].costDetail).toEqual({
+        source: "genai-prices@0.1.8",
+        priceModel: "openai:gpt-4o",
+        usd: expected,
+        inputUsd: 0.0015,
+        cacheReadUsd: 0.0005,
+        outputUsd: 0.005,
+      });
+    } finally {
+      await store.delete("legacy");
+    }
+  });
+
+  it("a session recorded with costs shows them as recorded", async () => {
+    const { requests } = JSON.parse((await raw(`${base}/api/sessions/helper/requests`)).body);
+    // The helper's scripted model has no price: looked up, not priced.
+    expect(requests[0].costDetail).toEqual({ source: "genai-prices@0.1.8" });
+    expect(requests[0].cost).toBeUndefined();
   });
 });

@@ -11,9 +11,10 @@ import { VIEWS_SCRIPT } from "./page-script-views.js";
 
 type Node = { event: SessionEvent; children: Node[] };
 // The page script is plain JavaScript; its functions that touch no DOM run here as they do in the page.
-const views = new Function(`${VIEWS_SCRIPT}\nreturn { eventTree, eventSummary };`)() as {
+const views = new Function(`${VIEWS_SCRIPT}\nreturn { eventTree, eventSummary, costParts };`)() as {
   eventTree(events: readonly SessionEvent[]): Node[];
   eventSummary(event: SessionEvent): string;
+  costParts(detail: unknown): string;
 };
 
 const add = tool({
@@ -65,5 +66,27 @@ describe("the inspector's timeline of nested calls", () => {
       (event) => event.type === "tool_call" && (event.data as { toolCallId: string }).toolCallId === "prog.2",
     ) as SessionEvent;
     expect(summarizeEvent(nestedIntent)).toBe('add({"a":1,"b":2}) call prog.2 in prog');
+  });
+});
+
+describe("costs on the page", () => {
+  it("a model_response shows its recorded cost, and a request its parts", () => {
+    const cost = { source: "genai-prices@0.1.8", usd: 0.007, inputUsd: 0.0015, cacheReadUsd: 0.0005, outputUsd: 0.005 };
+    const event = {
+      seq: 4,
+      at: "2026-01-01T00:00:00.000Z",
+      type: "model_response",
+      data: {
+        model: "openai:gpt-4o",
+        usage: { inputTokens: 1000, outputTokens: 500, totalTokens: 1500 },
+        finishReason: "stop",
+        latencyMs: 12,
+        cost,
+      },
+    } as SessionEvent;
+    expect(views.eventSummary(event)).toBe("openai:gpt-4o: 1000 in / 500 out, 12 ms, $0.007000");
+    expect(summarizeEvent(event)).toBe("stop · 1500 tokens · 12 ms · cost $0.007000");
+    expect(views.costParts(cost)).toBe(" (input $0.001500, cache read $0.000500, output $0.005000)");
+    expect(views.costParts({ source: "genai-prices@0.1.8" })).toBe("");
   });
 });

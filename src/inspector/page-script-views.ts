@@ -42,6 +42,14 @@ function short(value, max) {
   return text.length > max ? text.slice(0, max - 1) + "…" : text;
 }
 
+/** A recorded cost's parts, as " (input $…, cache read $…, …)"; empty when it has none. */
+function costParts(detail) {
+  if (!detail || typeof detail.usd !== "number") return "";
+  const names = [["inputUsd", "input"], ["cacheReadUsd", "cache read"], ["cacheWriteUsd", "cache write"], ["outputUsd", "output"], ["reasoningUsd", "reasoning"]];
+  const parts = names.filter(([key]) => typeof detail[key] === "number").map(([key, name]) => name + " " + formatCost(detail[key]));
+  return parts.length === 0 ? "" : " (" + parts.join(", ") + ")";
+}
+
 function formatCost(cost) {
   if (cost === undefined || cost === null) return "—";
   return cost < 0.01 ? "$" + cost.toFixed(6) : "$" + cost.toFixed(4);
@@ -84,7 +92,7 @@ function eventSummary(event) {
       return "waiting for " + (data.pending || []).map((item) => item.toolName + " " + item.toolCallId).join(", ");
     case "model_response":
       return data.model + ": " + (data.usage?.inputTokens ?? 0) + " in / " + (data.usage?.outputTokens ?? 0) + " out, " +
-        Math.round(data.latencyMs ?? 0) + " ms";
+        Math.round(data.latencyMs ?? 0) + " ms" + (typeof data.cost?.usd === "number" ? ", " + formatCost(data.cost.usd) : "");
     case "approval_requested":
       return data.toolName + "(" + short(data.args, 50) + ") needs approval";
     case "approval_decided":
@@ -264,7 +272,7 @@ function renderChart(all) {
     const inputTop = y(request.inputTokens);
     const totalTop = y(request.inputTokens + request.outputTokens);
     const label = (request.count ? "Average of " + request.count + " requests from " : "Request " + (index + 1) + " ") + "(event #" + request.seq + "): " + request.inputTokens + " input, " +
-      request.outputTokens + " output tokens, " + request.latencyMs.toFixed(1) + " ms, " + formatCost(request.cost);
+      request.outputTokens + " output tokens, " + request.latencyMs.toFixed(1) + " ms, " + formatCost(request.cost) + costParts(request.costDetail);
     parts.push(svg("g", { class: "bar", "data-seq": request.seq }, [
       svg("title", { text: label }),
       svg("rect", { x, y: inputTop, width: barWidth, height: height - bottom - inputTop, fill: "#1f6feb" }),

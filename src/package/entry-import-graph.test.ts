@@ -38,6 +38,12 @@ describe("the main entry's import graph", () => {
     ]);
   });
 
+  it("loads the price data (@pydantic/genai-prices, ~830 KB) only on a first priced response", () => {
+    expect(packages.has("@pydantic/genai-prices")).toBe(false);
+    const lazy = importGraph(join(source, "index.ts"), source, { dynamic: true });
+    expect(lazy.packages.has("@pydantic/genai-prices")).toBe(true);
+  });
+
   it("keeps test and store drivers and the optional peers out", () => {
     const optionalPeers = [
       "@modelcontextprotocol/sdk",

@@ -1,3 +1,4 @@
+import { addCost } from "../cost/recorded-cost.js";
 import type { NestedCall, NestedCallOutcome, RunSeam } from "../session/run-seam.js";
 import { addUsage } from "../session/usage.js";
 import { pauseForChild } from "./child-pause.js";
@@ -24,8 +25,9 @@ export function createSeam<D extends object, O>(state: RunState<D, O>): RunSeam 
         state.haltReached(call.parentToolCallId);
         throw error;
       }),
-    addUsage(usage) {
+    addUsage(usage, cost) {
       state.usage = addUsage(state.usage, usage);
+      if (cost !== undefined) state.cost = addCost(state.cost, cost);
     },
     pauseForChild: (child) => pauseForChild(state, child),
     rerunning: (toolCallId) =>

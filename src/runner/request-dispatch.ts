@@ -1,3 +1,6 @@
+import { priceResponse } from "../cost/price-response.js";
+import { addCost } from "../cost/recorded-cost.js";
+import { responseCost } from "../cost/run-cost.js";
 import type { ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
 import type { EventDataMap } from "../session/events.js";
@@ -50,6 +53,16 @@ export async function dispatchRequest<D extends object, O>(
   // Assigned, not spread in: this runs once per step.
   if (response.responseId !== undefined) recorded.responseId = response.responseId;
   if (response.requestId !== undefined) recorded.requestId = response.requestId;
+  const { pricing, now } = state.config.options;
+  // Prices in force now, by the clock the events are stamped with. A promise only while the price
+  // data loads (once per process) — or never, for unpriced models.
+  const priced = priceResponse(recorded.model, response.usage, {
+    ...(pricing === undefined ? {} : { pricing }),
+    ...(now === undefined ? {} : { at: now() }),
+  });
+  const cost = priced instanceof Promise ? await priced : priced;
+  if (cost !== undefined) recorded.cost = cost;
+  state.cost = addCost(state.cost, responseCost(cost));
   state.record("model_response", recorded);
   // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
   // crash before then is asked for again on resume, and nothing has acted on it yet.

@@ -1,3 +1,5 @@
+import type { RunCost } from "../cost/recorded-cost.js";
+import { projectRunCost } from "../cost/run-cost.js";
 import { toResponsePart } from "../models/assistant-parts.js";
 import type { ModelResponse } from "../models/model.js";
 import { readApprovals } from "../session/approval-state.js";
@@ -19,6 +21,7 @@ export interface ResumePoint {
   readonly resume: ResumeInfo;
   readonly iteration: number;
   readonly usage: Usage;
+  readonly cost: RunCost;
 }
 
 /** Reads the last run of a session log: its id, whether it finished, and the tool calls still open. */
@@ -30,6 +33,7 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
   const finished = run.some((event) => event.type === "run_completed");
   // Usage restarts from the log, as the run counted it: its own, and what its sub-agents reported.
   const usage = projectRunUsage(run);
+  const cost = projectRunCost(run);
   const iteration = usage.requests;
   let lastAssistant = -1;
   for (const [index, event] of run.entries()) {
@@ -56,12 +60,13 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
     paused: pausedCalls(after),
     nested: readNestedJournal(after),
   };
-  if (lastAssistant === -1 || askedAgain) return { runId, finished, pending: undefined, resume, iteration, usage };
+  if (lastAssistant === -1 || askedAgain)
+    return { runId, finished, pending: undefined, resume, iteration, usage, cost };
   const assistant = run[lastAssistant]?.data as { content: readonly AssistantPart[] };
   const content = assistant.content.filter((part) => part.type !== "tool-call" || !results.has(part.toolCallId));
   const hadCalls = assistant.content.some((part) => part.type === "tool-call");
   const openCalls = content.some((part) => part.type === "tool-call");
-  if (hadCalls && !openCalls) return { runId, finished, pending: undefined, resume, iteration, usage };
+  if (hadCalls && !openCalls) return { runId, finished, pending: undefined, resume, iteration, usage, cost };
   return {
     runId,
     finished,
@@ -69,6 +74,7 @@ export function analyzeResumePoint(events: readonly SessionEvent[]): ResumePoint
     resume,
     iteration,
     usage,
+    cost,
   };
 }
 

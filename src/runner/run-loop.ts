@@ -166,5 +166,6 @@ function toResult<D extends object, O>(state: RunState<D, O>, output: O): RunRes
     messages: state.context.messages,
     log: state.context.log.events,
     usage: state.usage,
+    cost: state.cost,
   };
 }

@@ -1,5 +1,6 @@
 import { applyFolded, type ContextUpdate } from "../context/context-update.js";
 import { foldOwned } from "../context/reducer.js";
+import { noCost, type RunCost } from "../cost/recorded-cost.js";
 import { ApprovalPendingError } from "../errors/run-errors.js";
 import type { Model, ModelCallNotice } from "../models/model.js";
 import { sha256Hex } from "../platform/sha256.js";
@@ -119,6 +120,8 @@ export interface ResumeInfo {
 export class RunState<D extends object, O> {
   context: AgentContext<D>;
   usage: Usage;
+  /** What the run cost so far, its sub-agents included. */
+  cost: RunCost = noCost;
   iteration = 0;
   outputFailures = 0;
   /** Consecutive failures of each tool (invalid arguments, `ToolRetryError`); a success resets them. */

@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { RunTelemetry } from "../agent/run-telemetry-port.js";
+import type { Pricing } from "../cost/price-response.js";
+import type { RunCost } from "../cost/recorded-cost.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
 import type { SessionEvent } from "../session/events.js";
@@ -19,6 +21,13 @@ export interface UsageLimits {
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
+  /**
+   * USD the run may spend, its sub-agents included (see `RunResult.cost`). Checked after each
+   * response and before each request. A run whose cost is not fully known — a response of a model
+   * without a price, see `AgentOptions.pricing` — stops with `CostUnknownError` rather than spend
+   * past a limit it cannot check.
+   */
+  costUsd?: number;
 }
 
 /** A tool call as hooks and approval handlers see it. */
@@ -134,6 +143,12 @@ export interface AgentOptions<D extends object, O> {
    * derived from the run's part of the session log. Sub-agent runs are part of their parent's trace.
    */
   telemetry?: RunTelemetry;
+  /**
+   * How each model response is priced for its `model_response` event's `cost` (see `Pricing`):
+   * by default from the bundled `@pydantic/genai-prices` data; your own rates for the models a
+   * table or function knows; `false` records no cost.
+   */
+  pricing?: Pricing;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */
@@ -155,4 +170,6 @@ export interface RunResult<O = string, D extends object = Record<string, unknown
   readonly messages: readonly Message[];
   readonly log: readonly SessionEvent[];
   readonly usage: Usage;
+  /** What the run cost in USD, its sub-agents included; `partial` when some responses had no known price. */
+  readonly cost: RunCost;
 }

@@ -1,4 +1,5 @@
 import type { DepsOperation } from "../context/operations.js";
+import type { RecordedCost } from "../cost/recorded-cost.js";
 import type {
   ModelSettings,
   ModelUsage,
@@ -104,6 +105,8 @@ export interface EventDataMap {
     readonly responseId?: string;
     /** The provider's id of the HTTP request (a `x-request-id` / `request-id` header). */
     readonly requestId?: string;
+    /** What the response cost (see `RecordedCost`); absent in logs written before costs were recorded, or with `pricing: false`. */
+    readonly cost?: RecordedCost;
   };
   /** A set of tool definitions, recorded once per distinct set in a session; requests name it by `hash`. */
   tool_definitions: { readonly hash: string; readonly tools: readonly ToolDefinition[] };

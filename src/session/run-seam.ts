@@ -1,3 +1,4 @@
+import type { RunCost } from "../cost/recorded-cost.js";
 import type { PendingToolCall } from "../errors/run-errors.js";
 import type { Usage } from "./usage.js";
 
@@ -62,7 +63,8 @@ export interface RunSeam {
    * as they are when the call starts.
    */
   callTool(call: NestedCall): Promise<NestedCallOutcome>;
-  addUsage(usage: Partial<Usage>): void;
+  /** Adds a sub-agent's usage (and its cost) to the run's. */
+  addUsage(usage: Partial<Usage>, cost?: RunCost): void;
   /**
    * A sub-agent of this call paused for approval: the run records `subagent_paused`, commits it
    * and pauses too (the call stays open and runs again on resume, when the child resumes). Resolves

@@ -1,3 +1,5 @@
+import type { RunCost } from "../cost/recorded-cost.js";
+import { projectRunCost } from "../cost/run-cost.js";
 import type { SessionEvent } from "../session/events.js";
 import { lastRun } from "../session/last-run.js";
 import { projectRunUsage } from "../session/projections.js";
@@ -12,4 +14,10 @@ import type { Usage } from "../session/usage.js";
 export function usageFromLog(log: readonly SessionEvent[], runId: string): Usage {
   const span = lastRun(log, runId);
   return projectRunUsage(span === undefined ? log : log.slice(span.start));
+}
+
+/** What a run cost, read from its log (`projectRunCost`), as `usageFromLog` reads its usage. */
+export function costFromLog(log: readonly SessionEvent[], runId: string): RunCost {
+  const span = lastRun(log, runId);
+  return projectRunCost(span === undefined ? log : log.slice(span.start));
 }

@@ -2,7 +2,7 @@ import type { RunResult } from "../runner/types.js";
 import type { SessionEvent } from "../session/events.js";
 import { projectDeps, projectMessages } from "../session/projections.js";
 import type { SessionStore } from "../store/session-store.js";
-import { usageFromLog } from "./child-usage.js";
+import { costFromLog, usageFromLog } from "./child-usage.js";
 
 /**
  * A child run that this parent run's call started before — the call is running again after the
@@ -76,6 +76,7 @@ export async function findEarlierChild(store: SessionStore, link: ChildLink): Pr
       messages: projectMessages(log),
       log,
       usage: usageFromLog(log, runId),
+      cost: costFromLog(log, runId),
     },
   };
 }

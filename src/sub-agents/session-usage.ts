@@ -1,3 +1,5 @@
+import { projectSessionCost } from "../cost/logged-cost.js";
+import { addCost, type RunCost } from "../cost/recorded-cost.js";
 import type { SessionEvent } from "../session/events.js";
 import { projectUsage } from "../session/projections.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "../session/usage.js";
@@ -32,11 +34,16 @@ export interface SessionUsage {
   readonly byModel: Readonly<Record<string, Usage>>;
   /** Each sub-agent session with its own totals, by session id. */
   readonly children: readonly SessionUsage[];
+  /** What `own` cost (see `sessionCost`). */
+  readonly ownCost: RunCost;
+  /** What `total` cost, each sub-agent session once (see `sessionCost`). */
+  readonly cost: RunCost;
 }
 
 interface ChildReport {
   readonly childSessionId: string | null;
   readonly usage: Partial<Usage>;
+  readonly cost: RunCost | undefined;
 }
 
 /** The children a log reports as finished (`subagent_completed` / `subagent_failed`), with the usage reported. */
@@ -44,10 +51,11 @@ function reportedChildren(events: readonly SessionEvent[]): ChildReport[] {
   const reports: ChildReport[] = [];
   for (const event of events) {
     if (event.type !== "subagent_completed" && event.type !== "subagent_failed") continue;
-    const data = (event.data ?? {}) as { childSessionId?: unknown; usage?: Partial<Usage> };
+    const data = (event.data ?? {}) as { childSessionId?: unknown; usage?: Partial<Usage>; cost?: RunCost };
     reports.push({
       childSessionId: typeof data.childSessionId === "string" ? data.childSessionId : null,
       usage: data.usage ?? {},
+      cost: data.cost,
     });
   }
   return reports;
@@ -117,6 +125,8 @@ async function usageOf(
   seen: Set<string>,
 ): Promise<SessionUsage> {
   const own = projectUsage(events);
+  const ownCost = await projectSessionCost(events);
+  let cost = ownCost;
   const byModel = new Map<string, Usage>();
   for (const event of events) {
     if (event.type !== "model_response") continue;
@@ -133,6 +143,8 @@ async function usageOf(
     }
     total = addUsage(total, report.usage);
     addByModel(byModel, UNKNOWN_MODEL, report.usage);
+    if (report.cost !== undefined) cost = addCost(cost, report.cost);
+    else if ((report.usage.requests ?? 0) > 0) cost = addCost(cost, { usd: 0, partial: true });
   }
   const children: SessionUsage[] = [];
   for (const id of ids) {
@@ -141,7 +153,8 @@ async function usageOf(
     const child = await usageOf(store, id, await store.read(id), seen);
     children.push(child);
     total = addUsage(total, child.total);
+    cost = addCost(cost, child.cost);
     for (const [model, usage] of Object.entries(child.byModel)) addByModel(byModel, model, usage);
   }
-  return { sessionId, own, total, byModel: Object.fromEntries(byModel), children };
+  return { sessionId, own, total, byModel: Object.fromEntries(byModel), children, ownCost, cost };
 }

@@ -1,6 +1,7 @@
 import type { ResumeOptions } from "../agent/run-options.js";
 import type { RunnableAgent } from "../agent/runnable-agent.js";
 import { ContextUpdate } from "../context/context-update.js";
+import { noCost, type RunCost } from "../cost/recorded-cost.js";
 import { NousError } from "../errors/nous-error.js";
 import { ApprovalPendingError, CancelledError } from "../errors/run-errors.js";
 import type { Prompt, RunResult, UsageLimits } from "../runner/types.js";
@@ -10,7 +11,7 @@ import { emptyUsage, type Usage } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type Tool, tool } from "../tools/tool.js";
-import { usageFromLog } from "./child-usage.js";
+import { costFromLog, usageFromLog } from "./child-usage.js";
 import { type DefaultSubAgentInput, defaultSubAgentInput } from "./default-input.js";
 import { findEarlierChild } from "./earlier-child.js";
 import { SubAgentContextError, SubAgentFailedError } from "./errors.js";
@@ -141,12 +142,14 @@ export async function delegate<PD extends object, CD extends object, O>(
   };
   if (earlier?.type === "failed") {
     const usage = usageFromLog(earlier.log, childRunId);
-    seam.addUsage(usage);
+    const cost = costFromLog(earlier.log, childRunId);
+    seam.addUsage(usage, cost);
     const cause = new Error(earlier.error.message);
     const failure = {
       childSessionId,
       childRunId,
       usage,
+      cost,
       code: earlier.error.code,
       cause,
       log: earlier.log,
@@ -175,17 +178,19 @@ export async function delegate<PD extends object, CD extends object, O>(
     }
     const log = NousError.isInstance(error) ? error.log : undefined;
     const usage = log === undefined ? emptyUsage : usageFromLog(log, childRunId);
-    seam.addUsage(usage);
+    const cost = log === undefined ? noCost : costFromLog(log, childRunId);
+    seam.addUsage(usage, cost);
     if (error instanceof CancelledError || context.signal.aborted) throw error;
     const code = NousError.isInstance(error) ? error.code : "unexpected_error";
-    throw childFailed(started, label, { childSessionId, childRunId, usage, code, cause: error, log, toolCallId });
+    throw childFailed(started, label, { childSessionId, childRunId, usage, cost, code, cause: error, log, toolCallId });
   }
-  seam.addUsage(result.usage);
+  seam.addUsage(result.usage, result.cost);
   const update = started.logEvent("subagent_completed", {
     toolCallId,
     childSessionId,
     childRunId,
     usage: result.usage,
+    cost: result.cost,
     output: result.output,
   });
   return { output: result.output, result, childSessionId, childRunId, usage: result.usage, update };
@@ -238,19 +243,21 @@ function childFailed<PD extends object>(
     childSessionId: string | null;
     childRunId: string;
     usage: Usage;
+    cost: RunCost;
     code: string;
     cause: unknown;
     log: readonly SessionEvent[] | undefined;
     toolCallId: string;
   },
 ): SubAgentFailedError {
-  const { childSessionId, childRunId, usage, code, cause, log } = fields;
+  const { childSessionId, childRunId, usage, cost, code, cause, log } = fields;
   const message = cause instanceof Error ? cause.message : String(cause);
   const update = started.logEvent("subagent_failed", {
     toolCallId: fields.toolCallId,
     childSessionId,
     childRunId,
     usage,
+    cost,
     error: { code, message },
   });
   const failed = new SubAgentFailedError({

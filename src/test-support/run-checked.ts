@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { Agent, RunArguments } from "../agent/agent.js";
+import { projectRunCost } from "../cost/run-cost.js";
 import { type AgentStreamEvent, isLogEvent, type StreamedLogEvent } from "../runner/agent-stream-event.js";
 import type { Prompt, RunResult } from "../runner/types.js";
 import { isSurfaceType, type SessionEvent } from "../session/events.js";
@@ -15,6 +16,10 @@ export function checkProjections<D extends object, O>(result: RunResult<O, D>, i
   );
   const run = result.log.slice(Math.max(0, start));
   if (!run.some((event) => event.type.startsWith("subagent_"))) expect(projectUsage(run)).toEqual(result.usage);
+  // Cost is the run's own plus what its sub-agents reported, as the log says.
+  const cost = projectRunCost(run);
+  expect(cost.partial).toBe(result.cost.partial);
+  expect(cost.usd).toBeCloseTo(result.cost.usd, 10);
   const surfaceCount = result.log.filter((event) => isSurfaceType(event.type)).length;
   expect(result.messages).toHaveLength(surfaceCount);
   const seqs = result.log.map((event) => event.seq);

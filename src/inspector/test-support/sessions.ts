@@ -73,7 +73,9 @@ export function shopAgent(): Agent<ShopDeps> {
     ],
     { modelId: "gpt-4o" },
   );
-  return new Agent<ShopDeps>({ name: "shopper", model, tools: [addItem, setTheme, checkout] });
+  // The scripted model has no price of its own: priced at gpt-4o's list rates (USD per million tokens).
+  const pricing = { "gpt-4o": { input: 2.5, output: 10 } };
+  return new Agent<ShopDeps>({ name: "shopper", model, tools: [addItem, setTheme, checkout], pricing });
 }
 
 function usage(inputTokens: number, outputTokens: number) {

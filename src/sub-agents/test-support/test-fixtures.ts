@@ -39,6 +39,8 @@ export const lastToolResult = (model: ScriptedModel, turn: number) =>
  * agent of the team answers from it.
  */
 export function teamAgent(options: { model?: Model | string } = {}): Agent {
+  // The scripted models have no price of their own: priced at the list rates of the models they stand for.
+  const pricing = { "gpt-4o": { input: 2.5, output: 10 }, "gpt-4o-mini": { input: 0.15, output: 0.6 } };
   const researcher = new Agent({
     name: "researcher",
     model:
@@ -51,6 +53,7 @@ export function teamAgent(options: { model?: Model | string } = {}): Agent {
         { modelId: "gpt-4o-mini" },
       ),
     tools: [lookup],
+    pricing,
   });
   const checker = new Agent({
     name: "checker",
@@ -61,9 +64,11 @@ export function teamAgent(options: { model?: Model | string } = {}): Agent {
         modelId: "gpt-4o-mini",
       }),
     tools: [lookup],
+    pricing,
   });
   return new Agent({
     name: "lead",
+    pricing,
     model:
       options.model ??
       new ScriptedModel(
