@@ -1,3 +1,4 @@
+import type { RecordedCost } from "../cost/recorded-cost.js";
 import type { ModelUsage, WireTarget } from "../models/model.js";
 import type { RecordedSettings } from "../session/events.js";
 import type { SpanAttributes } from "./planned-span.js";
@@ -72,6 +73,15 @@ export function usageAttributes(usage: ModelUsage): SpanAttributes {
     attributes["gen_ai.usage.reasoning.output_tokens"] = usage.reasoningTokens;
   }
   return attributes;
+}
+
+/**
+ * What the response cost as its `model_response` recorded it (the conventions name no cost
+ * attribute): `nous.cost.usd` when the model had a known price, and the price source.
+ */
+export function costAttributes(cost: RecordedCost | undefined): SpanAttributes {
+  if (cost === undefined) return {};
+  return { "nous.cost.source": cost.source, ...(cost.usd === undefined ? {} : { "nous.cost.usd": cost.usd }) };
 }
 
 /** A Nous finish reason as the conventions spell it ("tool-calls" → "tool_call"). */

@@ -74,6 +74,7 @@ function team(tracing: ReturnType<typeof memoryTracing>) {
       agentAsTool(researcher, { name: "research", description: "Research a question" }),
     ],
     telemetry: openTelemetry({ tracer: tracing.tracer }),
+    pricing: { "lead-model": { input: 1, output: 2 } },
     now,
   });
   return { lead };
@@ -143,6 +144,9 @@ describe("OpenTelemetry spans derived from the session log", () => {
       "gen_ai.usage.output_tokens": 5,
       "gen_ai.usage.cache_read.input_tokens": 4,
       "gen_ai.usage.reasoning.output_tokens": 2,
+      // 10 input tokens at $1/M and 5 output at $2/M, as the model_response recorded it.
+      "nous.cost.source": "custom",
+      "nous.cost.usd": 0.00002,
     });
     expect(lookupSpan?.attributes).toMatchObject({
       "gen_ai.operation.name": "execute_tool",

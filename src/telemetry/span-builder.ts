@@ -2,7 +2,14 @@ import type { BuiltinEvent, EventOf, SessionEvent } from "../session/events.js";
 import { isBuiltinEvent } from "../session/events.js";
 import { windowMessages } from "../session/recorded-request.js";
 import { contentJson, inputMessages, outputMessages, systemInstructions } from "./content-attributes.js";
-import { finishReason, modelParts, responseModel, settingsAttributes, usageAttributes } from "./gen-ai-attributes.js";
+import {
+  costAttributes,
+  finishReason,
+  modelParts,
+  responseModel,
+  settingsAttributes,
+  usageAttributes,
+} from "./gen-ai-attributes.js";
 import { failSpan, type PlannedSpan, plannedSpan } from "./planned-span.js";
 
 /** How a run span ended: its `nous.run.outcome`. */
@@ -288,6 +295,7 @@ class SpanBuilder {
       ...(data.responseId === undefined ? {} : { "gen_ai.response.id": data.responseId }),
       "gen_ai.response.finish_reasons": [reason],
       ...usageAttributes(data.usage),
+      ...costAttributes(data.cost),
     });
     if (data.finishReason === "error") failSpan(span, "model_error");
     this.#chat = undefined;
