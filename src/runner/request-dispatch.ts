@@ -1,7 +1,7 @@
 import { priceResponse } from "../cost/price-response.js";
 import { addCost } from "../cost/recorded-cost.js";
 import { responseCost } from "../cost/run-cost.js";
-import type { ModelRequest, ModelResponse } from "../models/model.js";
+import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
 import type { EventDataMap } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
@@ -14,6 +14,18 @@ import { consumeModelStream } from "./streaming.js";
 import { parseArgs } from "./tool-arguments.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The `"provider:model"` of the model of a fallback chain that answered — the one the chain last
+ * moved to, or its first — for pricing: the recorded name (`fallback:…`) names no provider.
+ */
+function answeringModel(model: Model, response: ModelResponse, movedTo: string | undefined): string | undefined {
+  if (model.provider !== "fallback") return undefined;
+  const answered = movedTo ?? model.modelId.split(",")[0] ?? "";
+  const colon = answered.indexOf(":");
+  if (colon === -1 || response.modelId === undefined) return answered;
+  return `${answered.slice(0, colon)}:${response.modelId}`;
+}
 
 /**
  * Sends one request (streaming or not), records `model_request`, `model_response` and the
@@ -35,6 +47,7 @@ export async function dispatchRequest<D extends object, O>(
   const committing = state.commit();
   if (committing) await committing;
   const started = performance.now();
+  state.fallbackTo = undefined;
   let response: ModelResponse;
   if (emit) {
     response = await consumeModelStream(state, model, model.doStream(request));
@@ -56,7 +69,7 @@ export async function dispatchRequest<D extends object, O>(
   const { pricing, now } = state.config.options;
   // Prices in force now, by the clock the events are stamped with. A promise only while the price
   // data loads (once per process) — or never, for unpriced models.
-  const priced = priceResponse(recorded.model, response.usage, {
+  const priced = priceResponse(answeringModel(model, response, state.fallbackTo) ?? recorded.model, response.usage, {
     ...(pricing === undefined ? {} : { pricing }),
     ...(now === undefined ? {} : { at: now() }),
   });

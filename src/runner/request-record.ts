@@ -97,6 +97,7 @@ export function noticeRecorder<D extends object, O>(
           });
           break;
         case "fallback":
+          state.fallbackTo = notice.to;
           state.record("model_fallback", {
             from: notice.from,
             to: notice.to,

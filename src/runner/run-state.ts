@@ -131,6 +131,8 @@ export class RunState<D extends object, O> {
   resume: ResumeInfo | undefined;
   /** The tool-definition hashes the session's log holds: read once per run (see `recordRequest`). */
   knownToolHashes: Set<string> | undefined;
+  /** The model a fallback chain moved to during the request in flight (`"provider:model"`); priced by it. */
+  fallbackTo: string | undefined;
   /** Records the retries and fallbacks of this run's requests (see `noticeRecorder`). */
   noticeRecorder: ((notice: ModelCallNotice) => Promise<void> | undefined) | undefined;
   /** Ids of journaled nested calls a replay has reached (the rest, at the parent's end, is a divergence). */
