@@ -1,7 +1,7 @@
 /**
  * The example's model: deterministic, offline, and as slow as its `gate` says. It answers from the
  * last user message: "weather" calls `get_weather`, "pay" calls `pay_invoice` (which needs approval),
- * anything else is echoed; each part of the stream waits on the gate first, so a test can hold the
+ * "refund" calls the `refund_desk` sub-agent, whose `issue_refund` needs approval; anything else is echoed; each part of the stream waits on the gate first, so a test can hold the
  * answer mid-way and a human sees it stream.
  */
 import {
@@ -74,6 +74,9 @@ export function demoAnswer(request: ModelRequest): ResponsePart[] {
   const text = lastUserText(request.messages);
   if (last?.role === "tool") {
     if (last.toolName === "get_weather") return [{ type: "text", text: "It is 21 degrees and sunny in Paris." }];
+    if (last.toolName === "issue_refund")
+      return [{ type: "text", text: last.isError ? "No refund." : "Refunded INV-7." }];
+    if (last.toolName === "refund_desk") return [{ type: "text", text: "The refund desk says: Refunded INV-7." }];
     return [{ type: "text", text: last.isError ? "The invoice was not paid." : "Invoice INV-7 is paid." }];
   }
   if (/weather/i.test(text)) {
@@ -81,6 +84,14 @@ export function demoAnswer(request: ModelRequest): ResponsePart[] {
       { type: "text", text: "Let me look that up." },
       { type: "tool-call", toolCallId: "call-weather", toolName: "get_weather", argsText: '{"city":"Paris"}' },
     ];
+  }
+  if (/refund/i.test(text)) {
+    // The chat's agent hands refunds to its refund desk (a sub-agent), which issues them.
+    const delegate = request.tools.some((tool) => tool.name === "refund_desk");
+    const call = delegate
+      ? { toolCallId: "call-desk", toolName: "refund_desk", argsText: '{"prompt":"refund INV-7"}' }
+      : { toolCallId: "call-refund", toolName: "issue_refund", argsText: '{"invoice":"INV-7"}' };
+    return [{ type: "tool-call", ...call }];
   }
   if (/pay/i.test(text)) {
     return [

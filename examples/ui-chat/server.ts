@@ -5,7 +5,7 @@
  * reconnects that miss nothing. The demo model is offline and deterministic (see demo-model.ts).
  *
  * Run: npx tsx examples/ui-chat/server.ts   (then open http://localhost:3000)
- * Try: "hello", "what is the weather in Paris?", "pay the invoice".
+ * Try: "hello", "what is the weather in Paris?", "pay the invoice", "refund the invoice".
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +16,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   Agent,
+  agentAsTool,
   MemoryStore,
   type Model,
   type SessionStore,
@@ -38,6 +39,14 @@ const payInvoice = tool({
   input: z.object({ invoice: z.string(), amount: z.number().positive() }),
   needsApproval: true,
   execute: ({ invoice, amount }) => ({ paid: invoice, amount }),
+});
+
+const issueRefund = tool({
+  name: "issue_refund",
+  description: "Refund an invoice (a person approves it first)",
+  input: z.object({ invoice: z.string() }),
+  needsApproval: true,
+  execute: ({ invoice }) => ({ refunded: invoice }),
 });
 
 export interface ChatServerOptions {
@@ -93,11 +102,15 @@ async function bundlePage(): Promise<string> {
 /** Starts the example server; resolves once it listens. */
 export async function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
   const store = options.store ?? new MemoryStore();
+  const model = options.model ?? new DemoModel();
+  // A sub-agent: its approval requests reach the page as tool parts of their own.
+  const refunds = new Agent({ name: "refunds", model, tools: [issueRefund] });
   const agent = new Agent({
     name: "ui-chat",
-    model: options.model ?? new DemoModel(),
+    model,
     instructions: "You are a helpful assistant.",
-    tools: [getWeather, payInvoice],
+    // A sub-agent may use only tools its parent has: issue_refund is listed here too.
+    tools: [getWeather, payInvoice, agentAsTool(refunds, { name: "refund_desk", description: "Refunds" }), issueRefund],
   });
   const chat = uiChatHandler({ agent, store });
   const script = await bundlePage();

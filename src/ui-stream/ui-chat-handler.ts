@@ -1,4 +1,4 @@
-import { type ApprovalTool, decideApproval, pendingApprovalsOf } from "../approvals/approvals.js";
+import { type ApprovalTool, decideApproval } from "../approvals/approvals.js";
 import { NousError } from "../errors/nous-error.js";
 import { ChatRequestError, ChatRunActiveError } from "../errors/ui-chat-errors.js";
 import type { AgentStreamEvent, StreamedLogEvent } from "../runner/agent-stream-event.js";
@@ -9,6 +9,7 @@ import { uiMessageStreamResponse } from "./to-ui-message-stream.js";
 import { type ApprovalAnswer, checkChatId, parseChatRequest, parseCursor } from "./ui-chat-request.js";
 import { UIChunkMapper } from "./ui-chunk-mapper.js";
 import { assistantMessageId } from "./ui-message-chunk.js";
+import { shownApprovalIds, waitingApprovals } from "./waiting-approvals.js";
 
 /**
  * What `uiChatHandler` runs: an `Agent`, or anything with its `stream` and `resumeStream` (wrap an
@@ -93,6 +94,7 @@ export function uiChatHandler(options: UIChatHandlerOptions): UIChatHandler {
         mapper = new UIChunkMapper({
           messageId: assistantMessageId(userSeq),
           denied,
+          shown: shownApprovalIds(events),
           messageMetadata: options.messageMetadata,
         });
         stream = options.agent.resumeStream(sessionId, { store: options.store });
@@ -107,11 +109,17 @@ export function uiChatHandler(options: UIChatHandlerOptions): UIChatHandler {
     }
   }
 
-  /** Checks every answer against the session's pending approvals, then records them all. */
-  async function recordAnswers(sessionId: string, events: readonly SessionEvent[], answers: readonly ApprovalAnswer[]) {
-    const pending = new Map(pendingApprovalsOf(sessionId, events).map((approval) => [approval.toolCallId, approval]));
+  /**
+   * Checks every answer against the approvals the session's run waits for (its own, its code-mode
+   * programs' and its sub-agents'), then records them all. An answer the page sends again for an
+   * approval already decided (its part stays answered in an earlier step) is passed over.
+   */
+  async function recordAnswers(sessionId: string, events: readonly SessionEvent[], all: readonly ApprovalAnswer[]) {
+    const pending = await waitingApprovals(options.store, sessionId, events);
+    const shown = shownApprovalIds(events);
+    const answers = all.filter((answer) => pending.has(answer.approvalId) || !shown.has(answer.approvalId));
     const seen = new Set<string>();
-    for (const answer of answers) {
+    for (const answer of answers.length === 0 ? all : answers) {
       if (!pending.has(answer.approvalId) || seen.has(answer.approvalId)) {
         throw new ChatRequestError(
           "unknown_approval",

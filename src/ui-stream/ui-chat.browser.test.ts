@@ -135,6 +135,37 @@ describe.skipIf(!available)("a chat page on the AI SDK's Chat against uiChatHand
     }
   });
 
+  it("asks for a sub-agent's approval as a tool part of its own, answered by a click, and the whole run resumes", async () => {
+    gate.open();
+    const page = await openChat("refund");
+    const posts: string[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST") posts.push(`${response.status()}`);
+    });
+    await send(page, "please refund the invoice");
+    const asked = page.locator('.tool[data-state="approval-requested"]');
+    await asked.waitFor();
+    expect(await asked.locator(".name").textContent()).toBe("issue_refund");
+    const id = await asked.getAttribute("data-tool-call-id");
+    expect(id).toMatch(/^refund\/.+\/call-refund$/);
+    await asked.locator("button.approve").click();
+    await waitForText(page, "The refund desk says: Refunded INV-7.");
+    await waitForStatus(page, "ready");
+    const child = (id as string).slice(0, -"/call-refund".length);
+    const decided = (await server.store.read(child)).find((event) => event.type === "approval_decided");
+    expect(decided?.data).toEqual({ toolCallId: "call-refund", approved: true });
+    expect((await server.store.read("refund")).at(-1)?.type).toBe("run_completed");
+    expect(await page.evaluate(() => window.chat?.messages.map((message) => message.role))).toEqual([
+      "user",
+      "assistant",
+    ]);
+    // Answered once: the page did not send the answer again after the run ended.
+    expect(await page.locator(`.tool[data-tool-call-id="${id}"]`).getAttribute("data-state")).toBe(
+      "approval-responded",
+    );
+    await page.close();
+  });
+
   it("resumes after the connection is cut mid-answer, with a cursor: nothing lost, nothing twice", async () => {
     const page = await openChat("cut");
     const reconnects: string[] = [];

@@ -1,5 +1,6 @@
 import type { AgentStreamEvent, StreamDelta } from "../runner/agent-stream-event.js";
 import { isBuiltinEvent, type SessionEvent } from "../session/events.js";
+import * as nested from "./nested-approvals.js";
 import { assistantMessageId, type UIMessageChunk, type UIStreamCursor } from "./ui-message-chunk.js";
 
 /** How `UIChunkMapper` turns a run's events into UI chunks. */
@@ -12,6 +13,8 @@ export interface UIChunkMapperOptions {
   readonly skip?: UIStreamCursor;
   /** Tool calls whose approval was rejected before this stream began (their result is `tool-output-denied`). */
   readonly denied?: Iterable<string>;
+  /** Code-mode calls whose approval the page was shown before this stream began (their results get output chunks). */
+  readonly shown?: Iterable<string>;
   /** Send `data-nous-cursor` after each step of the stream (default true). */
   readonly cursor?: boolean;
   /** Which unmapped log events go out as transient `data-nous-event` (default: custom events and stream resets). */
@@ -45,6 +48,8 @@ function defaultForward(event: SessionEvent): boolean {
 export class UIChunkMapper {
   readonly #options: UIChunkMapperOptions;
   readonly #denied: Set<string>;
+  /** Nested calls shown to the page as tool parts of their own (see `nestedApprovalChunks`). */
+  readonly #shown: Set<string>;
   #messageId: string | undefined;
   #started = false;
   #stepOpen = false;
@@ -66,6 +71,7 @@ export class UIChunkMapper {
     this.#options = options;
     this.#messageId = options.messageId;
     this.#denied = new Set(options.denied ?? []);
+    this.#shown = new Set(options.shown ?? []);
     this.#skipping = options.skip !== undefined;
     this.#clientOpen = options.skip?.open;
   }
@@ -288,7 +294,7 @@ export class UIChunkMapper {
       case "tool_result": {
         const { toolCallId, result, isError } = event.data;
         if (this.#denied.has(toolCallId)) emit(plain({ type: "tool-output-denied", toolCallId }));
-        else if (isError) emit(plain({ type: "tool-output-error", toolCallId, errorText: errorText(result) }));
+        else if (isError) emit(plain({ type: "tool-output-error", toolCallId, errorText: nested.errorText(result) }));
         else emit(plain({ type: "tool-output-available", toolCallId, output: result }));
         return;
       }
@@ -333,8 +339,19 @@ export class UIChunkMapper {
       case "run_completed":
         this.#end(emit, { type: "finish", finishReason: "stop" });
         return;
-      case "run_paused":
+      case "run_paused": {
+        // Nested approvals get a step of their own: the page's "all answered" check looks at the last step.
+        const approvals = event.data.pending.filter(nested.isNestedApproval);
+        if (approvals.length > 0) this.#startStep(event.seq, emit);
+        for (const chunk of nested.nestedApprovalChunks(approvals)) emit(plain(chunk));
+        for (const approval of approvals) this.#shown.add(nested.uiApprovalId(approval));
         this.#end(emit, { type: "finish", finishReason: "tool-calls" });
+        return;
+      }
+      case "tool_call_result":
+      case "tool_call_refused":
+        if (this.#shown.has(event.data.toolCallId)) emit(plain(nested.nestedOutputChunk(event, this.#denied)));
+        if ((this.#options.forwardEvent ?? defaultForward)(event)) emit(plain(eventData(event)));
         return;
       case "run_failed":
         this.#end(emit, { type: "error", errorText: `${event.data.error.code}: ${event.data.error.message}` });
@@ -377,8 +394,4 @@ function plain(chunk: UIMessageChunk): Placed {
 
 function eventData(event: SessionEvent): UIMessageChunk {
   return { type: "data-nous-event", data: { seq: event.seq, type: event.type, data: event.data }, transient: true };
-}
-
-function errorText(result: unknown): string {
-  return typeof result === "string" ? result : (JSON.stringify(result) ?? String(result));
 }
