@@ -16,6 +16,21 @@ export function responseCost(cost: RecordedCost | undefined): RunCost {
 }
 
 /**
+ * What a sub-agent cost as its parent's log reports it (`subagent_completed`, `subagent_failed`):
+ * the reported cost; a report without one (an older log) is unpriced when the child made requests.
+ *
+ * @example
+ * childReportCost({ usage: { requests: 2 } }); // { usd: 0, partial: true }
+ */
+export function childReportCost(report: {
+  readonly cost?: RunCost;
+  readonly usage?: { readonly requests?: number };
+}): RunCost {
+  if (report.cost !== undefined) return report.cost;
+  return (report.usage?.requests ?? 0) > 0 ? UNPRICED : noCost;
+}
+
+/**
  * What a run cost, from its events: the `cost` each `model_response` recorded, plus the cost its
  * sub-agents reported (`subagent_completed`, `subagent_failed`). A response without a recorded
  * price, or a child report without a cost that made requests, makes the total `partial`.
@@ -29,9 +44,7 @@ export function projectRunCost(events: Iterable<SessionEvent>): RunCost {
     if (event.type === "model_response") {
       cost = addCost(cost, responseCost((event.data as { cost?: RecordedCost }).cost));
     } else if (event.type === "subagent_completed" || event.type === "subagent_failed") {
-      const data = event.data as { cost?: RunCost; usage?: { requests?: number } };
-      if (data.cost !== undefined) cost = addCost(cost, data.cost);
-      else if ((data.usage?.requests ?? 0) > 0) cost = addCost(cost, UNPRICED);
+      cost = addCost(cost, childReportCost(event.data as { cost?: RunCost; usage?: { requests?: number } }));
     }
   }
   return cost;

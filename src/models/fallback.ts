@@ -10,6 +10,19 @@ import {
   modelName,
 } from "./model.js";
 
+/** The provider name of a `withFallback` chain; its model id is its models' names joined by commas. */
+export const FALLBACK_PROVIDER = "fallback";
+
+/**
+ * The first model of a fallback chain, from the chain's model id (`"openai:a,groq:b"` → `"openai:a"`).
+ *
+ * @example
+ * firstOfChain(withFallback([a, b]).modelId); // modelName(a)
+ */
+export function firstOfChain(chainModelId: string): string {
+  return chainModelId.split(",")[0] ?? "";
+}
+
 /**
  * A model that tries each of `models` in turn, moving on only when one fails with a provider error
  * (HTTP failure, network, malformed or truncated answer). Anything else — invalid input, a tool or
@@ -29,10 +42,10 @@ export function withFallback(models: readonly Model[]): Model {
   if (first === undefined) throw new DefinitionError({ message: "withFallback needs at least one model" });
   const chain = [...models];
   const failed = (errors: ProviderError[]) =>
-    new AllModelsFailedError({ provider: "fallback", errors, status: errors.at(-1)?.status });
+    new AllModelsFailedError({ provider: FALLBACK_PROVIDER, errors, status: errors.at(-1)?.status });
   return {
     specificationVersion: MODEL_SPECIFICATION_VERSION,
-    provider: "fallback",
+    provider: FALLBACK_PROVIDER,
     modelId: chain.map(modelName).join(","),
     ...(first.wire === undefined ? {} : { wire: first.wire }),
     capabilities: {

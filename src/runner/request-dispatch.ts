@@ -1,6 +1,7 @@
 import { priceResponse } from "../cost/price-response.js";
 import { addCost } from "../cost/recorded-cost.js";
 import { responseCost } from "../cost/run-cost.js";
+import { FALLBACK_PROVIDER, firstOfChain } from "../models/fallback.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
 import type { EventDataMap } from "../session/events.js";
@@ -20,8 +21,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * moved to, or its first — for pricing: the recorded name (`fallback:…`) names no provider.
  */
 function answeringModel(model: Model, response: ModelResponse, movedTo: string | undefined): string | undefined {
-  if (model.provider !== "fallback") return undefined;
-  const answered = movedTo ?? model.modelId.split(",")[0] ?? "";
+  if (model.provider !== FALLBACK_PROVIDER) return undefined;
+  const answered = movedTo ?? firstOfChain(model.modelId);
   const colon = answered.indexOf(":");
   if (colon === -1 || response.modelId === undefined) return answered;
   return `${answered.slice(0, colon)}:${response.modelId}`;

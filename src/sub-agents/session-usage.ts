@@ -1,5 +1,6 @@
 import { projectSessionCost } from "../cost/logged-cost.js";
 import { addCost, type RunCost } from "../cost/recorded-cost.js";
+import { childReportCost } from "../cost/run-cost.js";
 import type { SessionEvent } from "../session/events.js";
 import { projectUsage } from "../session/projections.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "../session/usage.js";
@@ -143,8 +144,7 @@ async function usageOf(
     }
     total = addUsage(total, report.usage);
     addByModel(byModel, UNKNOWN_MODEL, report.usage);
-    if (report.cost !== undefined) cost = addCost(cost, report.cost);
-    else if ((report.usage.requests ?? 0) > 0) cost = addCost(cost, { usd: 0, partial: true });
+    cost = addCost(cost, childReportCost(report));
   }
   const children: SessionUsage[] = [];
   for (const id of ids) {

@@ -1,4 +1,5 @@
 import type { RecordedCost } from "../cost/recorded-cost.js";
+import { FALLBACK_PROVIDER, firstOfChain } from "../models/fallback.js";
 import type { ModelUsage, WireTarget } from "../models/model.js";
 import type { RecordedSettings } from "../session/events.js";
 import type { SpanAttributes } from "./planned-span.js";
@@ -24,14 +25,14 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
  * one its requests go to first.
  */
 export function modelParts(recorded: string, wire?: WireTarget): { provider: string; model: string } {
-  const name = recorded.startsWith(FALLBACK) ? (recorded.slice(FALLBACK.length).split(",")[0] ?? "") : recorded;
+  const name = recorded.startsWith(FALLBACK) ? firstOfChain(recorded.slice(FALLBACK.length)) : recorded;
   const colon = name.indexOf(":");
   const prefix = colon === -1 ? name : name.slice(0, colon);
   const model = wire?.modelId ?? (colon === -1 ? name : name.slice(colon + 1));
   return { provider: PROVIDER_NAMES[prefix] ?? prefix, model };
 }
 
-const FALLBACK = "fallback:";
+const FALLBACK = `${FALLBACK_PROVIDER}:`;
 
 /**
  * The model id of a `model_response`'s `model`: `"provider:modelId"`, or `"fallback:modelId"` when a
