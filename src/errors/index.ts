@@ -8,6 +8,7 @@ export {
   QueueUnavailableError,
   TenantBudgetExceededError,
 } from "./fleet-errors.js";
+export { EmbeddingCountMismatchError, EmbeddingInputError } from "./embedding-errors.js";
 export { LeaseLostError } from "./lease-errors.js";
 export { NoDefaultStoreError } from "./no-default-store-error.js";
 export { NonJsonValueError } from "./non-json-value-error.js";
