@@ -3,7 +3,7 @@ import { type RetryPolicy, retryCall } from "../models/retry.js";
 import type { EmbeddingModel, EmbeddingProviderOptions, EmbeddingResponse } from "./embedding-model.js";
 
 /** What every batch of one `embed` or `embedMany` call shares. */
-export interface BatchOptions {
+export interface EmbeddingBatchOptions {
   readonly dimensions?: number | undefined;
   readonly providerOptions?: EmbeddingProviderOptions | undefined;
   /** Retries of retryable provider errors (the `withRetry` defaults); `false` turns them off. */
@@ -18,7 +18,7 @@ export interface BatchOptions {
 export async function embedBatch(
   model: EmbeddingModel,
   values: readonly string[],
-  options: BatchOptions,
+  options: EmbeddingBatchOptions,
   signal: AbortSignal | undefined,
 ): Promise<EmbeddingResponse> {
   const request = {
@@ -27,6 +27,8 @@ export async function embedBatch(
     ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
     ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
   };
+  // A call already cancelled sends nothing.
+  if (signal?.aborted) throw signal.reason;
   const call = () => model.doEmbed(request);
   const retry = options.retry ?? {};
   const response =

@@ -1,4 +1,4 @@
-import { type BatchOptions, embedBatch } from "./embed-batch.js";
+import { type EmbeddingBatchOptions, embedBatch } from "./embed-batch.js";
 import { checkDimensions, checkEmbeddingValues, checkParallelCalls } from "./embedding-input.js";
 import type { EmbeddingModel, EmbeddingResponse, EmbeddingUsage } from "./embedding-model.js";
 import { embeddingModel } from "./embedding-registry.js";
@@ -7,7 +7,7 @@ import { embeddingModel } from "./embedding-registry.js";
 export const DEFAULT_MAX_PARALLEL_CALLS = 4;
 
 /** Options of `embedMany`. */
-export interface EmbedManyOptions extends BatchOptions {
+export interface EmbedManyOptions extends EmbeddingBatchOptions {
   /** The model, or a `"provider:model"` string (`"gemini:gemini-embedding-001"`). */
   readonly model: EmbeddingModel | string;
   /** The texts to embed, each a non-empty string. */

@@ -1,11 +1,11 @@
-import type { BatchOptions } from "./embed-batch.js";
+import type { EmbeddingBatchOptions } from "./embed-batch.js";
 import { embedBatch } from "./embed-batch.js";
 import { checkDimensions, checkEmbeddingValues } from "./embedding-input.js";
 import type { EmbeddingModel, EmbeddingUsage } from "./embedding-model.js";
 import { embeddingModel } from "./embedding-registry.js";
 
 /** Options of `embed`. */
-export interface EmbedOptions extends BatchOptions {
+export interface EmbedOptions extends EmbeddingBatchOptions {
   /** The model, or a `"provider:model"` string (`"openai:text-embedding-3-small"`). */
   readonly model: EmbeddingModel | string;
   /** The text to embed: a non-empty string. */
