@@ -7,6 +7,7 @@ import { embed } from "./embed.js";
 import { DEFAULT_MAX_PARALLEL_CALLS, embedMany } from "./embed-many.js";
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from "./embedding-model.js";
 import { embeddingModel, registerEmbeddingProvider, registeredEmbeddingProviders } from "./embedding-registry.js";
+import { embeddingModelOf } from "./test-support/embedding-test-support.js";
 
 /** A call the test answers by hand. */
 interface PendingCall {
@@ -114,24 +115,12 @@ describe("embedMany: batches and bounded parallel calls", () => {
   it("usage has inputTokens only when every batch reported them", async () => {
     const counts = [5, undefined];
     let call = 0;
-    const model: EmbeddingModel = {
-      specificationVersion: "nous-embedding-v1",
-      provider: "p",
-      modelId: "m",
-      maxBatchSize: 1,
-      doEmbed: async (request) => answer(request, counts[call++]),
-    };
+    const model = embeddingModelOf("p", 1, async (request) => answer(request, counts[call++]));
     expect((await embedMany({ model, values: ["a", "b"], maxParallelCalls: 1 })).usage).toEqual({});
   });
 
   it("a model answering fewer vectors than values is an EmbeddingCountMismatchError", async () => {
-    const model: EmbeddingModel = {
-      specificationVersion: "nous-embedding-v1",
-      provider: "short",
-      modelId: "m",
-      maxBatchSize: 10,
-      doEmbed: async () => ({ embeddings: [[1]], usage: {} }),
-    };
+    const model = embeddingModelOf("short", 10, async () => ({ embeddings: [[1]], usage: {} }));
     await expect(embedMany({ model, values: ["a", "b"] })).rejects.toThrow(EmbeddingCountMismatchError);
     await expect(
       embed({ model: { ...model, doEmbed: async () => ({ embeddings: [], usage: {} }) }, value: "a" }),
@@ -164,16 +153,10 @@ describe("embed and embedMany: cancellation", () => {
 
   it("an abort during a retry wait ends the wait and rejects with the reason", async () => {
     let attempts = 0;
-    const model: EmbeddingModel = {
-      specificationVersion: "nous-embedding-v1",
-      provider: "limited",
-      modelId: "m",
-      maxBatchSize: 10,
-      doEmbed: async () => {
-        attempts++;
-        throw new RateLimitError({ provider: "limited", message: "slow down", retryAfterMs: 50_000 });
-      },
-    };
+    const model = embeddingModelOf("limited", 10, async () => {
+      attempts++;
+      throw new RateLimitError({ provider: "limited", message: "slow down", retryAfterMs: 50_000 });
+    });
     const controller = new AbortController();
     const pending = embed({ model, value: "a", signal: controller.signal });
     await settle();
@@ -201,11 +184,8 @@ describe("embeddingModel: provider:model strings", () => {
   it("an unknown provider is an UnknownModelError; a registered one resolves, in embed too", async () => {
     expect(() => embeddingModel("nowhere:model")).toThrow(UnknownModelError);
     registerEmbeddingProvider("letters", (modelId) => ({
-      specificationVersion: "nous-embedding-v1",
-      provider: "letters",
+      ...embeddingModelOf("letters", 100, async (request) => answer(request)),
       modelId,
-      maxBatchSize: 100,
-      doEmbed: async (request) => answer(request),
     }));
     expect(await embed({ model: "letters:count", value: "hello" })).toEqual({ embedding: [5], usage: {} });
   });

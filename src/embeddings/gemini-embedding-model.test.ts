@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EmbeddingCountMismatchError } from "../errors/embedding-errors.js";
 import {
   AuthenticationError,
@@ -7,13 +7,12 @@ import {
   ProviderServerError,
 } from "../errors/provider-error.js";
 import type { WireReply } from "../models/providers/test-support/dialect-fixture.js";
-import { type FakeServer, startFakeServer } from "../models/providers/test-support/fake-server.js";
 import { geminiFixture } from "../models/providers/test-support/gemini.fixture.js";
-import type { RetryPolicy } from "../models/retry.js";
 import { embed } from "./embed.js";
 import { embedMany } from "./embed-many.js";
 import { embeddingModel } from "./embedding-registry.js";
 import { createGeminiEmbeddingModel } from "./gemini-embedding-model.js";
+import { instantRetry, useFakeServer } from "./test-support/embedding-test-support.js";
 
 const KEY = "AIzaSy-embeddings-test-key-0123";
 const JSON_HEADERS = { "content-type": "application/json; charset=UTF-8" };
@@ -34,29 +33,21 @@ const batchReply = (vectors: readonly (readonly number[])[]): WireReply => ({
 
 const vector = (seed: number): number[] => [seed, -seed, seed / 4];
 
-function instantRetry(delays: number[], extra: RetryPolicy = {}): RetryPolicy {
-  return { sleep: async (ms) => void delays.push(ms), random: () => 0.5, ...extra };
-}
+const fake = useFakeServer();
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
-
-const gemini = () => createGeminiEmbeddingModel("gemini-embedding-001", { baseURL: server.url, apiKey: KEY, env: {} });
+const gemini = () =>
+  createGeminiEmbeddingModel("gemini-embedding-001", { baseURL: fake.server.url, apiKey: KEY, env: {} });
 
 describe("Gemini embeddings: the request on the wire", () => {
   it("one value goes to :embedContent with outputDimensionality and the task type, keyed by x-goog-api-key", async () => {
-    server.enqueue(embedContentReply(vector(1)));
+    fake.server.enqueue(embedContentReply(vector(1)));
     const result = await embed({
       model: gemini(),
       value: "What is the meaning of life?",
       dimensions: 3,
       providerOptions: { gemini: { taskType: "RETRIEVAL_QUERY" } },
     });
-    const [request] = server.requests;
+    const [request] = fake.server.requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1beta/models/gemini-embedding-001:embedContent");
     expect(request?.headers["x-goog-api-key"]).toBe(KEY);
@@ -70,14 +61,14 @@ describe("Gemini embeddings: the request on the wire", () => {
   });
 
   it("several values go to :batchEmbedContents, one request each naming the model, title passed on", async () => {
-    server.enqueue(batchReply([vector(1), vector(2)]));
+    fake.server.enqueue(batchReply([vector(1), vector(2)]));
     const { embeddings } = await embedMany({
       model: gemini(),
       values: ["first", "second"],
       providerOptions: { gemini: { taskType: "RETRIEVAL_DOCUMENT", title: "Handbook" } },
     });
-    expect(server.requests[0]?.path).toBe("/v1beta/models/gemini-embedding-001:batchEmbedContents");
-    expect(server.requests[0]?.body).toEqual({
+    expect(fake.server.requests[0]?.path).toBe("/v1beta/models/gemini-embedding-001:batchEmbedContents");
+    expect(fake.server.requests[0]?.body).toEqual({
       requests: [
         {
           model: "models/gemini-embedding-001",
@@ -98,12 +89,12 @@ describe("Gemini embeddings: the request on the wire", () => {
 
   it("250 values: batches of 100, 100 and 50, the vectors in input order", async () => {
     const values = Array.from({ length: 250 }, (_, index) => `doc ${index}`);
-    server.setFallback((request) => {
+    fake.server.setFallback((request) => {
       const requests = (request.body as { requests: { content: { parts: { text: string }[] } }[] }).requests;
       return batchReply(requests.map((item) => [Number(item.content.parts[0]?.text.slice(4))]));
     });
     const { embeddings, batches, usage } = await embedMany({ model: gemini(), values, maxParallelCalls: 2 });
-    const sizes = server.requests.map((request) => (request.body as { requests: unknown[] }).requests.length);
+    const sizes = fake.server.requests.map((request) => (request.body as { requests: unknown[] }).requests.length);
     expect(sizes.sort((a, b) => a - b)).toEqual([50, 100, 100]);
     expect(embeddings).toEqual(values.map((_, index) => [index]));
     expect(batches.map((batch) => batch.size)).toEqual([100, 100, 50]);
@@ -111,37 +102,37 @@ describe("Gemini embeddings: the request on the wire", () => {
   });
 
   it("GEMINI_API_KEY and GEMINI_BASE_URL are read like the chat model's; gemini:<model> resolves", async () => {
-    server.enqueue(embedContentReply(vector(2)));
+    fake.server.enqueue(embedContentReply(vector(2)));
     const model = embeddingModel("gemini:text-embedding-004", {
-      env: { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: `${server.url}/` },
+      env: { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: `${fake.server.url}/` },
     });
     await embed({ model, value: "a" });
-    expect(server.requests[0]?.path).toBe("/v1beta/models/text-embedding-004:embedContent");
-    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe(KEY);
+    expect(fake.server.requests[0]?.path).toBe("/v1beta/models/text-embedding-004:embedContent");
+    expect(fake.server.requests[0]?.headers["x-goog-api-key"]).toBe(KEY);
   });
 });
 
 describe("Gemini embeddings: answers that do not fit", () => {
   it("a batch answer with fewer embeddings is an EmbeddingCountMismatchError", async () => {
-    server.enqueue(batchReply([vector(1)]));
+    fake.server.enqueue(batchReply([vector(1)]));
     await expect(embedMany({ model: gemini(), values: ["a", "b"] })).rejects.toThrow(EmbeddingCountMismatchError);
   });
 
   it("an embedding without values is a MalformedResponseError", async () => {
-    server.enqueue({ status: 200, headers: JSON_HEADERS, body: '{"embedding":{}}' });
+    fake.server.enqueue({ status: 200, headers: JSON_HEADERS, body: '{"embedding":{}}' });
     await expect(embed({ model: gemini(), value: "a" })).rejects.toThrow(MalformedResponseError);
   });
 });
 
 describe("Gemini embeddings: errors and retries, as for the chat model", () => {
   it("400 INVALID_ARGUMENT is a BadRequestError, sent once", async () => {
-    server.enqueue(geminiFixture.errorReply(400));
+    fake.server.enqueue(geminiFixture.errorReply(400));
     await expect(embed({ model: gemini(), value: "a" })).rejects.toThrow(BadRequestError);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("400 with reason API_KEY_INVALID is an AuthenticationError; a missing key fails before any request", async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 400,
       headers: JSON_HEADERS,
       body: JSON.stringify({
@@ -154,13 +145,13 @@ describe("Gemini embeddings: errors and retries, as for the chat model", () => {
       }),
     });
     await expect(embed({ model: gemini(), value: "a" })).rejects.toThrow(AuthenticationError);
-    const keyless = createGeminiEmbeddingModel("gemini-embedding-001", { baseURL: server.url, env: {} });
+    const keyless = createGeminiEmbeddingModel("gemini-embedding-001", { baseURL: fake.server.url, env: {} });
     await expect(embed({ model: keyless, value: "a" })).rejects.toThrow(/GEMINI_API_KEY/);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("429 RESOURCE_EXHAUSTED is retried after the RetryInfo delay", async () => {
-    server.enqueue(
+    fake.server.enqueue(
       {
         status: 429,
         headers: JSON_HEADERS,
@@ -179,28 +170,28 @@ describe("Gemini embeddings: errors and retries, as for the chat model", () => {
     const { embeddings } = await embedMany({ model: gemini(), values: ["a", "b"], retry: instantRetry(delays) });
     expect(delays).toEqual([12_500]);
     expect(embeddings).toEqual([vector(1), vector(2)]);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("500 is retried, then fails as a ProviderServerError", async () => {
-    server.setFallback(geminiFixture.errorReply(500));
+    fake.server.setFallback(geminiFixture.errorReply(500));
     const delays: number[] = [];
     const error = await embed({ model: gemini(), value: "a", retry: instantRetry(delays, { maxRetries: 1 }) }).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(ProviderServerError);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("an abort cancels every batch in flight", async () => {
-    server.setFallback({ reply: batchReply([]), hangBeforeHeaders: true });
+    fake.server.setFallback({ reply: batchReply([]), hangBeforeHeaders: true });
     const controller = new AbortController();
     const values = Array.from({ length: 300 }, (_, index) => `v${index}`);
     const pending = embedMany({ model: gemini(), values, signal: controller.signal, maxParallelCalls: 2 });
-    await vi.waitFor(() => expect(server.activeResponses()).toBe(2));
+    await vi.waitFor(() => expect(fake.server.activeResponses()).toBe(2));
     controller.abort(new Error("stop"));
     await expect(pending).rejects.toThrow("stop");
-    await server.waitForIdle();
-    expect(server.requests).toHaveLength(2);
+    await fake.server.waitForIdle();
+    expect(fake.server.requests).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EmbeddingCountMismatchError, EmbeddingInputError } from "../errors/embedding-errors.js";
 import {
   AuthenticationError,
@@ -8,13 +8,12 @@ import {
   RateLimitError,
 } from "../errors/provider-error.js";
 import type { WireReply } from "../models/providers/test-support/dialect-fixture.js";
-import { type FakeServer, startFakeServer } from "../models/providers/test-support/fake-server.js";
 import { openAIErrorReply } from "../models/providers/test-support/openai-chat-fixture.js";
-import type { RetryPolicy } from "../models/retry.js";
 import { embed } from "./embed.js";
 import { embedMany } from "./embed-many.js";
 import { embeddingModel } from "./embedding-registry.js";
 import { createOpenAICompatibleEmbeddingModel, createOpenAIEmbeddingModel } from "./openai-embedding-model.js";
+import { instantRetry, useFakeServer } from "./test-support/embedding-test-support.js";
 
 const KEY = "sk-embeddings-test-key-0123456789";
 
@@ -52,21 +51,11 @@ function embeddingsReply(
 /** Exactly representable in float32, so base64 round trips compare equal. */
 const vector = (seed: number): number[] => [seed, seed + 0.5, -seed, 0.25];
 
-/** Retries without waiting; the delays asked for are recorded. */
-function instantRetry(delays: number[], extra: RetryPolicy = {}): RetryPolicy {
-  return { sleep: async (ms) => void delays.push(ms), random: () => 0.5, ...extra };
-}
-
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const fake = useFakeServer();
 
 const openai = (settings: Parameters<typeof createOpenAIEmbeddingModel>[1] = {}) =>
   createOpenAIEmbeddingModel("text-embedding-3-small", {
-    baseURL: `${server.url}/v1`,
+    baseURL: `${fake.server.url}/v1`,
     apiKey: KEY,
     env: {},
     ...settings,
@@ -74,10 +63,10 @@ const openai = (settings: Parameters<typeof createOpenAIEmbeddingModel>[1] = {})
 
 describe("OpenAI embeddings: the request on the wire", () => {
   it("embed sends model, input, encoding_format base64 and dimensions, with the bearer key", async () => {
-    server.enqueue(embeddingsReply([vector(1)], { encoding: "base64", promptTokens: 4 }));
+    fake.server.enqueue(embeddingsReply([vector(1)], { encoding: "base64", promptTokens: 4 }));
     const result = await embed({ model: openai(), value: "sunny day", dimensions: 4 });
-    expect(server.requests).toHaveLength(1);
-    const [request] = server.requests;
+    expect(fake.server.requests).toHaveLength(1);
+    const [request] = fake.server.requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1/embeddings");
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -92,9 +81,9 @@ describe("OpenAI embeddings: the request on the wire", () => {
   });
 
   it("no dimensions field when none is asked; providerOptions.openai fields join the body", async () => {
-    server.enqueue(embeddingsReply([vector(1), vector(2)], { encoding: "base64" }));
+    fake.server.enqueue(embeddingsReply([vector(1), vector(2)], { encoding: "base64" }));
     await embedMany({ model: openai(), values: ["a", "b"], providerOptions: { openai: { user: "user-7" } } });
-    expect(server.requests[0]?.body).toEqual({
+    expect(fake.server.requests[0]?.body).toEqual({
       model: "text-embedding-3-small",
       input: ["a", "b"],
       encoding_format: "base64",
@@ -104,7 +93,7 @@ describe("OpenAI embeddings: the request on the wire", () => {
 
   it("2049 values go out as two requests, 2048 then 1, and come back in input order", async () => {
     const values = Array.from({ length: 2049 }, (_, index) => `text ${index}`);
-    server.setFallback((request) => {
+    fake.server.setFallback((request) => {
       const input = (request.body as { input: string[] }).input;
       const vectors = input.map((text) => [Number(text.slice(5))]);
       // Reversed on the wire: only `index` says which vector is which.
@@ -114,7 +103,7 @@ describe("OpenAI embeddings: the request on the wire", () => {
       });
     });
     const { embeddings, usage, batches } = await embedMany({ model: openai(), values });
-    expect(server.requests.map((request) => (request.body as { input: string[] }).input.length).sort()).toEqual([
+    expect(fake.server.requests.map((request) => (request.body as { input: string[] }).input.length).sort()).toEqual([
       1, 2048,
     ]);
     expect(embeddings).toEqual(values.map((_, index) => [index]));
@@ -123,14 +112,14 @@ describe("OpenAI embeddings: the request on the wire", () => {
   });
 
   it("a float answer is read as is, and items out of order are put back by index", async () => {
-    server.enqueue(embeddingsReply([vector(1), vector(2), vector(3)], { order: [2, 0, 1] }));
+    fake.server.enqueue(embeddingsReply([vector(1), vector(2), vector(3)], { order: [2, 0, 1] }));
     const { embeddings } = await embedMany({ model: openai(), values: ["a", "b", "c"] });
     expect(embeddings).toEqual([vector(1), vector(2), vector(3)]);
   });
 
   it("an empty list answers [] without a request", async () => {
     expect(await embedMany({ model: openai(), values: [] })).toEqual({ embeddings: [], usage: {}, batches: [] });
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it("a non-string or empty value is an EmbeddingInputError naming its index, and nothing is sent", async () => {
@@ -142,39 +131,39 @@ describe("OpenAI embeddings: the request on the wire", () => {
       code: "invalid_embedding_input",
     });
     await expect(embed({ model: openai(), value: "x", dimensions: 0 })).rejects.toThrow(EmbeddingInputError);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });
 
 describe("OpenAI embeddings: answers that do not fit", () => {
   it("fewer embeddings than values is an EmbeddingCountMismatchError, not retried", async () => {
-    server.enqueue(embeddingsReply([vector(1)]));
+    fake.server.enqueue(embeddingsReply([vector(1)]));
     const error = await embedMany({ model: openai(), values: ["a", "b"] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EmbeddingCountMismatchError);
     expect(error).toMatchObject({ expected: 2, received: 1, fault: "provider", retryable: false });
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("an index given twice is an EmbeddingCountMismatchError", async () => {
-    server.enqueue(embeddingsReply([vector(1), vector(2)], { order: [1, 1] }));
+    fake.server.enqueue(embeddingsReply([vector(1), vector(2)], { order: [1, 1] }));
     await expect(embedMany({ model: openai(), values: ["a", "b"] })).rejects.toThrow(/index 1 came twice/);
   });
 
   it("a body without a data array is a MalformedResponseError", async () => {
-    server.enqueue({ status: 200, headers: { "content-type": "application/json" }, body: '{"object":"list"}' });
+    fake.server.enqueue({ status: 200, headers: { "content-type": "application/json" }, body: '{"object":"list"}' });
     await expect(embed({ model: openai(), value: "a" })).rejects.toThrow(MalformedResponseError);
   });
 });
 
 describe("OpenAI embeddings: errors and retries, as for chat models", () => {
   it("400 is a BadRequestError, sent once", async () => {
-    server.enqueue(openAIErrorReply(400));
+    fake.server.enqueue(openAIErrorReply(400));
     await expect(embed({ model: openai(), value: "a" })).rejects.toThrow(BadRequestError);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("401 is an AuthenticationError, and the key it echoes never shows", async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -193,22 +182,25 @@ describe("OpenAI embeddings: errors and retries, as for chat models", () => {
   });
 
   it("no key anywhere: an AuthenticationError naming OPENAI_API_KEY, before any request", async () => {
-    const model = createOpenAIEmbeddingModel("text-embedding-3-small", { baseURL: `${server.url}/v1`, env: {} });
+    const model = createOpenAIEmbeddingModel("text-embedding-3-small", { baseURL: `${fake.server.url}/v1`, env: {} });
     await expect(embed({ model, value: "a" })).rejects.toThrow(/OPENAI_API_KEY/);
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it("429 with retry-after is retried after the delay the server asked for", async () => {
-    server.enqueue(openAIErrorReply(429, { "retry-after": "7" }), embeddingsReply([vector(1)], { encoding: "base64" }));
+    fake.server.enqueue(
+      openAIErrorReply(429, { "retry-after": "7" }),
+      embeddingsReply([vector(1)], { encoding: "base64" }),
+    );
     const delays: number[] = [];
     const { embedding } = await embed({ model: openai(), value: "a", retry: instantRetry(delays) });
     expect(embedding).toEqual(vector(1));
     expect(delays).toEqual([7000]);
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it("500 is retried with backoff, then fails as a ProviderServerError", async () => {
-    server.setFallback(openAIErrorReply(500));
+    fake.server.setFallback(openAIErrorReply(500));
     const delays: number[] = [];
     const error = await embed({ model: openai(), value: "a", retry: instantRetry(delays, { maxRetries: 2 }) }).catch(
       (caught: unknown) => caught,
@@ -216,24 +208,24 @@ describe("OpenAI embeddings: errors and retries, as for chat models", () => {
     expect(error).toBeInstanceOf(ProviderServerError);
     expect(error).toMatchObject({ status: 500, retryable: true });
     expect(delays).toEqual([500, 1000]);
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it("retry: false sends once", async () => {
-    server.setFallback(openAIErrorReply(429));
+    fake.server.setFallback(openAIErrorReply(429));
     await expect(embed({ model: openai(), value: "a", retry: false })).rejects.toThrow(RateLimitError);
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it("an abort while the server has not answered rejects with the signal's reason and closes the request", async () => {
-    server.enqueue({ reply: embeddingsReply([vector(1)]), hangBeforeHeaders: true });
+    fake.server.enqueue({ reply: embeddingsReply([vector(1)]), hangBeforeHeaders: true });
     const controller = new AbortController();
     const pending = embed({ model: openai(), value: "a", signal: controller.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(fake.server.requests).toHaveLength(1));
     const reason = new Error("user cancelled");
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
-    await server.waitForIdle();
+    await fake.server.waitForIdle();
   });
 });
 
@@ -258,27 +250,27 @@ describe("OpenAI-compatible presets", () => {
   });
 
   it("OLLAMA_BASE_URL moves it, and the server answers on the wire", async () => {
-    server.enqueue(embeddingsReply([vector(1), vector(2)]));
-    const model = embeddingModel("ollama:nomic-embed-text", { env: { OLLAMA_BASE_URL: `${server.url}/v1` } });
+    fake.server.enqueue(embeddingsReply([vector(1), vector(2)]));
+    const model = embeddingModel("ollama:nomic-embed-text", { env: { OLLAMA_BASE_URL: `${fake.server.url}/v1` } });
     expect(model).toMatchObject({ provider: "ollama", modelId: "nomic-embed-text", maxBatchSize: 2048 });
     const { embeddings } = await embedMany({ model, values: ["a", "b"] });
     expect(embeddings).toEqual([vector(1), vector(2)]);
-    expect(server.requests[0]?.path).toBe("/v1/embeddings");
-    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+    expect(fake.server.requests[0]?.path).toBe("/v1/embeddings");
+    expect(fake.server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   it("a hosted preset sends its own key and its providerOptions; custom needs a base URL", async () => {
-    server.enqueue(embeddingsReply([vector(1)]));
+    fake.server.enqueue(embeddingsReply([vector(1)]));
     const model = createOpenAICompatibleEmbeddingModel("mistral", "mistral-embed", {
-      env: { MISTRAL_API_KEY: "mistral-key-0123456789", MISTRAL_BASE_URL: `${server.url}/v1` },
+      env: { MISTRAL_API_KEY: "mistral-key-0123456789", MISTRAL_BASE_URL: `${fake.server.url}/v1` },
     });
     await embed({
       model,
       value: "a",
       providerOptions: { mistral: { output_dtype: "float" }, openai: { user: "ignored" } },
     });
-    expect(server.requests[0]?.headers.authorization).toBe("Bearer mistral-key-0123456789");
-    expect(server.requests[0]?.body).toEqual({
+    expect(fake.server.requests[0]?.headers.authorization).toBe("Bearer mistral-key-0123456789");
+    expect(fake.server.requests[0]?.body).toEqual({
       model: "mistral-embed",
       input: ["a"],
       encoding_format: "float",
