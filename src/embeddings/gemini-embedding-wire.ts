@@ -6,8 +6,8 @@ const PROVIDER = "gemini";
 
 /**
  * One `EmbedContentRequest`: the text as the content's one part, then `taskType` and `title` from
- * `providerOptions.gemini`, and `outputDimensionality` from `dimensions`. `model` is given only in a
- * batch (each request of `batchEmbedContents` names it; `embedContent` takes it from the path).
+ * `providerOptions.gemini` (its other fields are sent too, but never replace `model` or `content`),
+ * and `outputDimensionality` from `dimensions`. `model` is given only in a batch (each request of `batchEmbedContents` names it; `embedContent` takes it from the path).
  */
 export function buildEmbedContentRequest(
   text: string,
@@ -16,12 +16,12 @@ export function buildEmbedContentRequest(
 ): Record<string, unknown> {
   const { taskType, title, ...rest } = request.providerOptions?.gemini ?? {};
   return {
+    ...rest,
     ...(model === undefined ? {} : { model }),
     content: { parts: [{ text }] },
     ...(taskType === undefined ? {} : { taskType }),
     ...(title === undefined ? {} : { title }),
     ...(request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions }),
-    ...rest,
   };
 }
 

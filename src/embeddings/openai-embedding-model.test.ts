@@ -80,9 +80,13 @@ describe("OpenAI embeddings: the request on the wire", () => {
     expect(result).toEqual({ embedding: vector(1), usage: { inputTokens: 4 }, requestId: "req_4" });
   });
 
-  it("no dimensions field when none is asked; providerOptions.openai fields join the body", async () => {
+  it("no dimensions field when none is asked; providerOptions.openai fields join the body but never replace input", async () => {
     fake.server.enqueue(embeddingsReply([vector(1), vector(2)], { encoding: "base64" }));
-    await embedMany({ model: openai(), values: ["a", "b"], providerOptions: { openai: { user: "user-7" } } });
+    await embedMany({
+      model: openai(),
+      values: ["a", "b"],
+      providerOptions: { openai: { user: "user-7", input: ["not", "these"] } },
+    });
     expect(fake.server.requests[0]?.body).toEqual({
       model: "text-embedding-3-small",
       input: ["a", "b"],

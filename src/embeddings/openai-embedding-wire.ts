@@ -7,8 +7,9 @@ import type { EmbeddingRequest, EmbeddingResponse } from "./embedding-model.js";
 export type EmbeddingEncoding = "float" | "base64";
 
 /**
- * The body of `POST /embeddings`: `model`, the `input` array, `encoding_format`, `dimensions` when
- * asked, then the request's `providerOptions[provider]` fields (`user`, a server's own options).
+ * The body of `POST /embeddings`: the request's `providerOptions[provider]` fields (`user`, a
+ * server's own options), then `model`, the `input` array, `encoding_format` and `dimensions` when
+ * asked, which an option of the same name cannot replace (the answer must match the values sent).
  */
 export function buildOpenAIEmbeddingBody(
   provider: string,
@@ -17,11 +18,11 @@ export function buildOpenAIEmbeddingBody(
   encoding: EmbeddingEncoding,
 ): Record<string, unknown> {
   return {
+    ...request.providerOptions?.[provider],
     model: modelId,
     input: request.values,
     encoding_format: encoding,
     ...(request.dimensions === undefined ? {} : { dimensions: request.dimensions }),
-    ...request.providerOptions?.[provider],
   };
 }
 

@@ -1,6 +1,7 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
 export { ConformanceCheckError } from "./conformance-check-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
+export { EmbeddingCountMismatchError, EmbeddingInputError } from "./embedding-errors.js";
 export {
   QueueArgumentError,
   QueuedRunFailedError,
@@ -8,7 +9,6 @@ export {
   QueueUnavailableError,
   TenantBudgetExceededError,
 } from "./fleet-errors.js";
-export { EmbeddingCountMismatchError, EmbeddingInputError } from "./embedding-errors.js";
 export { LeaseLostError } from "./lease-errors.js";
 export { NoDefaultStoreError } from "./no-default-store-error.js";
 export { NonJsonValueError } from "./non-json-value-error.js";
