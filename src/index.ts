@@ -64,6 +64,37 @@ export { loadPriceSource, PRICE_SOURCE, type PriceModule } from "./cost/price-so
 export { addCost, noCost, type RecordedCost, type RunCost } from "./cost/recorded-cost.js";
 export { projectRunCost, responseCost } from "./cost/run-cost.js";
 export { sessionCost } from "./cost/session-cost.js";
+export { type EmbedOptions, type EmbedResult, embed } from "./embeddings/embed.js";
+export type { EmbeddingBatchOptions } from "./embeddings/embed-batch.js";
+export {
+  DEFAULT_MAX_PARALLEL_CALLS,
+  type EmbeddingBatchInfo,
+  type EmbedManyOptions,
+  type EmbedManyResult,
+  embedMany,
+} from "./embeddings/embed-many.js";
+export {
+  EMBEDDING_SPECIFICATION_VERSION,
+  type EmbeddingModel,
+  type EmbeddingProviderOptions,
+  type EmbeddingRequest,
+  type EmbeddingResponse,
+  type EmbeddingUsage,
+} from "./embeddings/embedding-model.js";
+export {
+  type EmbeddingModelFactory,
+  embeddingModel,
+  registerEmbeddingProvider,
+  registeredEmbeddingProviders,
+} from "./embeddings/embedding-registry.js";
+export { createGeminiEmbeddingModel } from "./embeddings/gemini-embedding-model.js";
+export {
+  createOpenAICompatibleEmbeddingModel,
+  createOpenAIEmbeddingModel,
+  type OpenAIEmbeddingSettings,
+} from "./embeddings/openai-embedding-model.js";
+export type { EmbeddingEncoding } from "./embeddings/openai-embedding-wire.js";
+export { EmbeddingCountMismatchError, EmbeddingInputError } from "./errors/embedding-errors.js";
 export {
   type AgentIdentity,
   AgentMismatchError,
@@ -195,7 +226,14 @@ export {
   registerProvider,
   resolveModel,
 } from "./models/registry.js";
-export { abortableSleep, type RetryAttempt, type RetryPolicy, withRetry } from "./models/retry.js";
+export {
+  abortableSleep,
+  type RetryAttempt,
+  type RetryPolicy,
+  type RetryTarget,
+  retryCall,
+  withRetry,
+} from "./models/retry.js";
 export { secretPlaceholder } from "./redaction/placeholder.js";
 export { redact, redactError } from "./redaction/redact.js";
 export { Secret, secret } from "./redaction/secret.js";

@@ -1,6 +1,6 @@
 import { NousError } from "../errors/nous-error.js";
 import type { ProviderError } from "../errors/provider-error.js";
-import { type Model, type ModelRequest, type ModelResponse, type ModelStreamPart, modelName } from "./model.js";
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart } from "./model.js";
 
 /** What happens before a retry, for logs and metrics. */
 export interface RetryAttempt {
@@ -70,6 +70,34 @@ export function withRetry(model: Model, policy: RetryPolicy = {}): Model {
       return new RetryingStream(model, request, planner);
     },
   };
+}
+
+/** What `retryCall` retries for: the model's name (for notices) and the call's signal. */
+export interface RetryTarget {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Calls `call` and, after a retryable provider error, calls it again, with the decisions of
+ * `withRetry` (backoff with jitter, `retry-after` honoured up to `maxRetryAfterMs`, no retry once
+ * `target.signal` aborted). For calls that are not chat requests, such as embeddings.
+ *
+ * @example
+ * const answer = await retryCall(() => model.doEmbed({ values, signal }), { ...model, signal }, { maxRetries: 5 });
+ */
+export async function retryCall<T>(call: () => Promise<T>, target: RetryTarget, policy: RetryPolicy = {}): Promise<T> {
+  const planner = new RetryPlanner(policy);
+  const budget = planner.start();
+  const request = target.signal === undefined ? {} : { signal: target.signal };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      await planner.waitBeforeRetry(error, attempt, budget, request, target);
+    }
+  }
 }
 
 async function retryGenerate(
@@ -225,8 +253,8 @@ class RetryPlanner {
     error: unknown,
     attempt: number,
     budget: { waitedMs: number },
-    request: ModelRequest,
-    model: Model,
+    request: Pick<ModelRequest, "signal" | "onNotice">,
+    model: Pick<Model, "provider" | "modelId">,
   ): PlannedRetry {
     const signal = request.signal;
     if (signal?.aborted) throw signal.reason;
@@ -245,7 +273,7 @@ class RetryPlanner {
     this.#onRetry?.({ attempt, delayMs, error });
     const noticed = request.onNotice?.({
       type: "retry",
-      model: modelName(model),
+      model: `${model.provider}:${model.modelId}`,
       attempt,
       error,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
@@ -266,8 +294,8 @@ class RetryPlanner {
     error: unknown,
     attempt: number,
     budget: { waitedMs: number },
-    request: ModelRequest,
-    model: Model,
+    request: Pick<ModelRequest, "signal" | "onNotice">,
+    model: Pick<Model, "provider" | "modelId">,
   ): Promise<void> {
     await this.wait(this.plan(error, attempt, budget, request, model), request.signal);
   }

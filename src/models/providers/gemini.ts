@@ -1,5 +1,4 @@
-import { AuthenticationError, MalformedResponseError } from "../../errors/provider-error.js";
-import { processEnv } from "../../platform/node-builtin.js";
+import { MalformedResponseError } from "../../errors/provider-error.js";
 import { randomUuid } from "../../platform/random-uuid.js";
 import {
   MODEL_SPECIFICATION_VERSION,
@@ -11,12 +10,11 @@ import {
   type WireTarget,
 } from "../model.js";
 import type { ProviderSettings } from "../provider-settings.js";
-import { registerProviderSecrets } from "./shared/connection.js";
+import { geminiEndpoint, geminiModelResource } from "./shared/gemini-endpoint.js";
 import { type HttpRequest, readJson, readSse, requestIdOf, scopeSignal, withRequestId } from "./shared/http.js";
 import { lazyModule } from "./shared/lazy-module.js";
 
 const PROVIDER = "gemini";
-const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
 /** Request building and response parsing: loaded by the first request, not when the package is imported. */
 const wireCode = lazyModule(() => import("./gemini-wire.js"));
@@ -83,23 +81,13 @@ class GeminiModel implements Model {
   }
 
   #prepare(code: WireCode, request: ModelRequest, stream: boolean): HttpRequest {
-    const env = this.#settings.env ?? processEnv();
-    const apiKey = this.#settings.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
-    if (apiKey === undefined || apiKey === "") {
-      throw new AuthenticationError({
-        provider: PROVIDER,
-        message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass { apiKey } in the provider settings",
-      });
-    }
-    registerProviderSecrets(apiKey, this.#settings.headers);
-    const baseURL = (this.#settings.baseURL ?? env.GEMINI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-    // "gemini-2.5-flash" and "models/gemini-2.5-flash" name the same model; "tunedModels/x" is kept as is.
-    const model = this.modelId.includes("/") ? this.modelId : `models/${this.modelId}`;
+    const { baseURL, headers } = geminiEndpoint(this.#settings);
+    const model = geminiModelResource(this.modelId);
     const method = stream ? "streamGenerateContent?alt=sse" : "generateContent";
     const http: HttpRequest = {
       provider: PROVIDER,
       url: `${baseURL}/v1beta/${model}:${method}`,
-      headers: { "x-goog-api-key": apiKey, ...this.#settings.headers },
+      headers,
       body: code.buildGeminiRequest(request),
     };
     if (this.#settings.fetch !== undefined) http.fetch = this.#settings.fetch;
