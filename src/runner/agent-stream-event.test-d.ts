@@ -36,9 +36,7 @@ describe("stream events narrow by kind and type", () => {
     for await (const event of books.stream("hi")) {
       if (event.kind !== "output") continue;
       if (event.type === "partial-output") {
-        expectTypeOf(event.partial).toEqualTypeOf<
-          { title?: string; tags?: string[]; meta?: { year?: number } }[]
-        >();
+        expectTypeOf(event.partial).toEqualTypeOf<{ title?: string; tags?: string[]; meta?: { year?: number } }[]>();
       } else if (event.type === "output-element") {
         expectTypeOf(event.element).toEqualTypeOf<z.infer<typeof Book>>();
         expectTypeOf(event.index).toEqualTypeOf<number>();

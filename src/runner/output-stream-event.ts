@@ -1,14 +1,22 @@
 /**
  * A value as it may look while its JSON is still arriving: objects may lack any property, arrays
  * may lack their last elements, strings may be cut short (numbers and booleans show only whole).
+ *
+ * @example
+ * type Draft = PartialValue<{ title: string; tags: string[] }>; // { title?: string; tags?: string[] }
  */
-export type DeepPartial<T> = T extends readonly (infer E)[]
-  ? DeepPartial<E>[]
+export type PartialValue<T> = T extends readonly (infer E)[]
+  ? PartialValue<E>[]
   : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    ? { [K in keyof T]?: PartialValue<T[K]> }
     : T;
 
-/** The element type of an array output type (`unknown` for any other). */
+/**
+ * The element type of an array output type (`unknown` for any other).
+ *
+ * @example
+ * type Book = OutputElement<{ title: string }[]>; // { title: string }
+ */
 export type OutputElement<O> = O extends readonly (infer E)[] ? E : unknown;
 
 /**
@@ -30,7 +38,7 @@ export type OutputElement<O> = O extends readonly (infer E)[] ? E : unknown;
  * }
  */
 export type OutputStreamEvent<O = unknown> =
-  | { readonly kind: "output"; readonly type: "partial-output"; readonly partial: DeepPartial<O> }
+  | { readonly kind: "output"; readonly type: "partial-output"; readonly partial: PartialValue<O> }
   | {
       readonly kind: "output";
       readonly type: "output-element";

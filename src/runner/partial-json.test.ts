@@ -95,6 +95,10 @@ describe("PartialJsonParser", () => {
       const final = JSON.parse(text) as unknown;
       const { partials, parser } = parseInPieces(randomSplit(text, next));
       for (const partial of partials) expect(isPrefix(partial, final), `seed ${seed}: ${text}`).toBe(true);
+      // A new version is a visible change: no partial repeats the one before it.
+      for (let index = 1; index < partials.length; index += 1) {
+        expect(JSON.stringify(partials[index]), `seed ${seed}`).not.toBe(JSON.stringify(partials[index - 1]));
+      }
       expect(parser.end(), `seed ${seed}`).toBe(true);
       expect(parser.snapshot(), `seed ${seed}`).toEqual(final);
     }

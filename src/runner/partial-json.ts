@@ -223,7 +223,7 @@ export class PartialJsonParser {
       const frame = this.#frames.at(-1) as ObjectFrame;
       frame.key = token.text;
       frame.expect = "colon";
-    } else this.#place(token.text);
+    } else this.#place(token.text, false); // shown whole already, as it grew
     return end + 1;
   }
 
