@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../models/providers/test-support/suite-support.js";
 import { PartialJsonParser } from "./partial-json.js";
-
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = ["a", "Z", " ", '"', "\\", "/", "\n", "\t", "é", "😀", "\u0001", "\u2028", "}", "]", ",", ":"];
 
@@ -89,7 +78,7 @@ function parseInPieces(pieces: readonly string[]): { partials: unknown[]; parser
 describe("PartialJsonParser", () => {
   it("for random values split at random points, every partial is a prefix and the end equals JSON.parse", () => {
     for (let seed = 1; seed <= 400; seed += 1) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const value = randomValue(next, 0);
       const text = JSON.stringify(value, null, next() < 0.3 ? 2 : undefined);
       const final = JSON.parse(text) as unknown;
