@@ -165,6 +165,21 @@ describe("agent.stream() with an output type: partial output", () => {
     expect(partials.at(-1)).toEqual([{ title: "A", year: 1 }]);
   });
 
+  it("a JSON Schema array output: elements are checked against its items schema", async () => {
+    const outputType = {
+      type: "array",
+      items: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    };
+    const model = new ScriptedModel([{ text: '[{"n":1},{"m":2},{"n":3}]' }, { text: '[{"n":1}]' }]);
+    const agent = new Agent({ model, outputType, outputMode: "prompted" });
+    const events = await collect(agent.stream("?"));
+    expect(elementsOf(events)).toEqual([
+      [0, { n: 1 }],
+      [2, { n: 3 }],
+      [0, { n: 1 }],
+    ]);
+  });
+
   it("a text answer (no output type) has no output events", async () => {
     const agent = new Agent({ model: new ScriptedModel([{ text: '{"looks":"like json"}' }]) });
     const events = await collect(agent.stream("?"));
