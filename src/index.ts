@@ -248,6 +248,8 @@ export {
   type StreamedLogEvent,
 } from "./runner/agent-stream-event.js";
 export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
+export type { OutputElement, OutputStreamEvent, PartialValue } from "./runner/output-stream-event.js";
+export { PartialJsonParser } from "./runner/partial-json.js";
 export type { InDoubtDecision, InDoubtResolver } from "./runner/run-state.js";
 export type {
   AgentHooks,

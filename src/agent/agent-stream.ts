@@ -14,7 +14,8 @@ import type { RunResult } from "../runner/types.js";
 export function agentStream<O, D extends object>(
   run: (emit: Emit<AgentStreamEvent>) => Promise<RunResult<O, D>>,
 ): AgentStream<O, D> {
-  return new RunStream(run);
+  // The run emits untyped output events; their values come from the output type's schema.
+  return new RunStream(run) as unknown as AgentStream<O, D>;
 }
 
 function ignore(): void {}
@@ -23,7 +24,7 @@ function ignore(): void {}
  * The stream and its iterator in one object, with methods rather than closures: one is made per
  * streaming run.
  */
-class RunStream<O, D extends object> implements AgentStream<O, D>, AgentStreamIterator {
+class RunStream<O, D extends object> implements AsyncIterable<AgentStreamEvent>, AgentStreamIterator {
   readonly result: Promise<RunResult<O, D>>;
   readonly #channel: EventChannel<AgentStreamEvent, undefined>;
   readonly #run: (emit: Emit<AgentStreamEvent>) => Promise<RunResult<O, D>>;

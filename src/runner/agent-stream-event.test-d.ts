@@ -29,4 +29,27 @@ describe("stream events narrow by kind and type", () => {
     const events: AgentStreamEvent[] = [];
     expectTypeOf(events.filter(isDelta)).toEqualTypeOf<Extract<AgentStreamEvent, { kind: "delta" }>[]>();
   });
+
+  it("types structured output events by the output type: a deep partial, the element, the output", async () => {
+    const Book = z.object({ title: z.string(), tags: z.array(z.string()), meta: z.object({ year: z.number() }) });
+    const books = new Agent({ model: "test", outputType: z.array(Book) });
+    for await (const event of books.stream("hi")) {
+      if (event.kind !== "output") continue;
+      if (event.type === "partial-output") {
+        expectTypeOf(event.partial).toEqualTypeOf<{ title?: string; tags?: string[]; meta?: { year?: number } }[]>();
+      } else if (event.type === "output-element") {
+        expectTypeOf(event.element).toEqualTypeOf<z.infer<typeof Book>>();
+        expectTypeOf(event.index).toEqualTypeOf<number>();
+      } else expectTypeOf(event.output).toEqualTypeOf<z.infer<typeof Book>[]>();
+      // @ts-expect-error an output event is not in the log
+      event.seq;
+    }
+    // A stream of a typed agent still goes where any stream does (e.g. a UI mapper takes AgentStreamEvent).
+    const take = (_event: AgentStreamEvent) => {};
+    for await (const event of books.stream("hi")) take(event);
+    const text = new Agent({ model: "test" });
+    for await (const event of text.stream("hi")) {
+      if (event.kind === "output" && event.type === "output") expectTypeOf(event.output).toEqualTypeOf<string>();
+    }
+  });
 });

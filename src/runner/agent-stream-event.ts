@@ -1,4 +1,5 @@
 import type { BuiltinEventType, EventOf, SessionEvent } from "../session/events.js";
+import type { OutputStreamEvent } from "./output-stream-event.js";
 import type { RunResult } from "./types.js";
 
 /**
@@ -31,8 +32,9 @@ export type StreamedLogEvent<E extends SessionEvent = SessionEvent> = E & { read
 /**
  * What `agent.stream()` yields, in order: every event the run appends to its session log
  * (`kind: "event"`, with the log's `seq`, `at`, `type` and `data`), and between them the deltas of
- * the model's answers (`kind: "delta"`). The non-delta events are the run's part of the log, one
- * for one; the last is `run_completed`, `run_paused` or `run_failed`.
+ * the model's answers (`kind: "delta"`) and, for a run with an `outputType`, its structured output
+ * as it parses (`kind: "output"`, see `OutputStreamEvent`). The `kind: "event"` events are the
+ * run's part of the log, one for one; the last is `run_completed`, `run_paused` or `run_failed`.
  *
  * @example
  * for await (const event of agent.stream("Hi")) {
@@ -40,7 +42,7 @@ export type StreamedLogEvent<E extends SessionEvent = SessionEvent> = E & { read
  *   else if (isLogEvent(event, "tool_result")) console.log(event.data.toolName, event.data.result);
  * }
  */
-export type AgentStreamEvent = StreamDelta | StreamedLogEvent;
+export type AgentStreamEvent<O = unknown> = StreamDelta | StreamedLogEvent | OutputStreamEvent<O>;
 
 /**
  * What `agent.stream()` returns: the run's events as an async iterable (the run starts when it is
@@ -55,15 +57,15 @@ export type AgentStreamEvent = StreamDelta | StreamedLogEvent;
  * const result = await stream.result; // or: rejects with ApprovalPendingError after `run_paused`
  */
 export interface AgentStream<O = string, D extends object = Record<string, unknown>>
-  extends AsyncIterable<AgentStreamEvent> {
+  extends AsyncIterable<AgentStreamEvent<O>> {
   readonly result: Promise<RunResult<O, D>>;
-  [Symbol.asyncIterator](): AgentStreamIterator;
+  [Symbol.asyncIterator](): AgentStreamIterator<O>;
 }
 
 /** The stream's iterator: `return()` stops the run (nothing more is recorded), `throw(error)` fails it with `error`. */
-export interface AgentStreamIterator extends AsyncIterableIterator<AgentStreamEvent> {
-  return(): Promise<IteratorResult<AgentStreamEvent>>;
-  throw(error: unknown): Promise<IteratorResult<AgentStreamEvent>>;
+export interface AgentStreamIterator<O = unknown> extends AsyncIterableIterator<AgentStreamEvent<O>> {
+  return(): Promise<IteratorResult<AgentStreamEvent<O>>>;
+  throw(error: unknown): Promise<IteratorResult<AgentStreamEvent<O>>>;
 }
 
 /**

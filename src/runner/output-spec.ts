@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonSchema, Model, NativeOutputSpec, ToolDefinition } from "../models/model.js";
 import { type CompiledSchema, compileSchema, type ValidationResult } from "../tools/schema.js";
+import { arrayElementSchema } from "./output-element.js";
 import type { OutputMode } from "./types.js";
 
 /** The name of the synthetic tool whose call is the final answer in `tool` mode. */
@@ -13,6 +14,8 @@ export interface OutputSpec<O> {
   /** The JSON Schema sent to the model: an object at the root (non-object schemas are wrapped in `{ response }`). */
   readonly jsonSchema: JsonSchema;
   readonly wrapped: boolean;
+  /** When the output type is an array: the schema of one element (for `output-element` stream events). */
+  readonly element?: CompiledSchema<unknown>;
 }
 
 /** Picks the mode (`auto`: native when the model supports it, else tool) and compiles the schema. */
@@ -34,7 +37,8 @@ export function resolveOutputSpec<O>(
         additionalProperties: false,
       }
     : schema.jsonSchema;
-  return { mode: resolved, schema, jsonSchema, wrapped };
+  const element = arrayElementSchema(outputType, schema.jsonSchema);
+  return { mode: resolved, schema, jsonSchema, wrapped, ...(element === undefined ? {} : { element }) };
 }
 
 export function outputToolDefinition(spec: OutputSpec<unknown>): ToolDefinition {

@@ -11,6 +11,7 @@ import { assembleRequest } from "./prompt-assembly.js";
 import { dispatchRequest } from "./request-dispatch.js";
 import type { RunState } from "./run-state.js";
 import { resolveStep } from "./step-resolution.js";
+import { emitDelta } from "./streaming.js";
 import type { Prompt, RunResult } from "./types.js";
 
 /** How a run begins: a new prompt, or the continuation of an interrupted run. */
@@ -147,6 +148,7 @@ function isStoreFailure(error: unknown): boolean {
 
 async function finish<D extends object, O>(state: RunState<D, O>, output: O): Promise<RunResult<O, D>> {
   const { runId, hooks } = state.config;
+  if (state.config.output !== undefined) emitDelta(state, { kind: "output", type: "output", output });
   state.record("run_completed", { runId, output });
   await state.commit();
   await state.end();

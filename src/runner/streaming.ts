@@ -6,8 +6,10 @@ import { recordedError } from "../session/recorded-error.js";
 import { raceAbort } from "./abort.js";
 import type { StreamDelta } from "./agent-stream-event.js";
 import { ConsumerStoppedError } from "./event-channel.js";
+import type { OutputStreamEvent } from "./output-stream-event.js";
 import { redactStreamParts } from "./redacted-stream-parts.js";
 import type { RunState } from "./run-state.js";
+import { structuredOutputStream } from "./structured-output-stream.js";
 import { parseArgs } from "./tool-arguments.js";
 
 const NO_PAUSE = { pause: false } as const;
@@ -17,7 +19,10 @@ const NO_PAUSE = { pause: false } as const;
  * between log events exactly where they happened). The run waits for the reader at `tool-call-end`
  * only; other deltas are queued. The one place deltas leave the run.
  */
-export function emitDelta<D extends object, O>(state: RunState<D, O>, delta: StreamDelta): Promise<void> | undefined {
+export function emitDelta<D extends object, O>(
+  state: RunState<D, O>,
+  delta: StreamDelta | OutputStreamEvent,
+): Promise<void> | undefined {
   const emit = state.config.emit;
   if (emit === undefined) return undefined;
   state.publish(false);
@@ -58,6 +63,8 @@ export async function consumeModelStream<D extends object, O>(
   const signal = state.config.signal;
   const iterator = redactStreamParts(parts)[Symbol.asyncIterator]();
   let received = new Received();
+  // Partial structured output, from the redacted parts (see StructuredOutputStream).
+  const output = structuredOutputStream(state.config.output, state.config.emit && ((event) => emitDelta(state, event)));
   try {
     while (true) {
       const next = await raceAbort(iterator.next(), signal);
@@ -102,13 +109,18 @@ export async function consumeModelStream<D extends object, O>(
           if (publishing) await publishing;
           break;
         }
-        case "finish":
+        case "finish": {
+          const ending = output?.accept(part);
+          if (ending) await ending;
           return part.response;
+        }
         default: {
           const unhandled: never = part;
           throw new TypeError(`unknown stream part ${JSON.stringify(unhandled)}`);
         }
       }
+      const shaping = output?.accept(part);
+      if (shaping) await shaping;
     }
   } catch (error) {
     // A reader that stopped reading unwinds the run: nothing more is recorded.

@@ -1,5 +1,5 @@
 import { ChatRunActiveError } from "../errors/ui-chat-errors.js";
-import type { AgentStreamEvent, StreamDelta, StreamedLogEvent } from "../runner/agent-stream-event.js";
+import type { AgentStreamEvent, StreamedLogEvent } from "../runner/agent-stream-event.js";
 import { errorChunk } from "./to-ui-message-stream.js";
 import type { UIChunkMapper } from "./ui-chunk-mapper.js";
 import type { UIMessageChunk } from "./ui-message-chunk.js";
@@ -20,7 +20,7 @@ export class LiveRun {
   /** The first seq of the turn this run streams into (a reconnect replays from there). */
   readonly turnFromSeq: number;
   #events: StreamedLogEvent[] = [];
-  #deltas: StreamDelta[] = [];
+  #deltas: Exclude<AgentStreamEvent, StreamedLogEvent>[] = [];
   readonly #listeners = new Set<Listener>();
   #done = false;
   #error: unknown;

@@ -159,7 +159,7 @@ export function uiChatHandler(options: UIChatHandlerOptions): UIChatHandler {
     if (live !== undefined) units.push(...live.uncommitted(logSeq));
     const turnFrom =
       live?.turnFromSeq ?? events.findLast((event) => event.type === "user_message")?.seq ?? Number.POSITIVE_INFINITY;
-    const turn = units.filter((unit) => unit.kind === "delta" || unit.seq >= turnFrom);
+    const turn = units.filter((unit) => unit.kind !== "event" || unit.seq >= turnFrom);
     if (live === undefined && !turn.some((unit) => unit.kind === "event" && unit.seq > (cursor?.seq ?? 0))) {
       return new Response(null, { status: 204 });
     }

@@ -1,6 +1,7 @@
 import type { AgentStreamEvent, StreamDelta } from "../runner/agent-stream-event.js";
 import { isBuiltinEvent, type SessionEvent } from "../session/events.js";
 import * as nested from "./nested-approvals.js";
+import { partialOutputChunks } from "./partial-output-chunks.js";
 import { assistantMessageId, type UIMessageChunk, type UIStreamCursor } from "./ui-message-chunk.js";
 
 /** How `UIChunkMapper` turns a run's events into UI chunks. */
@@ -94,7 +95,8 @@ export class UIChunkMapper {
       // Deltas before the client's last event are behind it; those right after it are cut by part.
       const behind = this.#options.skip !== undefined && this.#lastSeq < this.#options.skip.seq;
       this.#deltaChunks(unit, behind ? () => {} : this.#filter(chunks));
-    } else {
+    } else if (unit.kind === "output") chunks.push(...partialOutputChunks(unit));
+    else {
       const skipped = this.#options.skip !== undefined && unit.seq <= this.#options.skip.seq;
       this.#eventChunks(unit, skipped ? () => {} : this.#filter(chunks));
       this.#lastSeq = unit.seq;

@@ -64,6 +64,7 @@ export type UIMessageChunk =
     >
   | UIDataChunk<"nous-event", UIEventData>
   | UIDataChunk<"nous-cursor", UIStreamCursor>
+  | UIDataChunk<"partial-output", unknown>
   | { readonly type: "error"; readonly errorText: string }
   | { readonly type: "finish"; readonly finishReason?: UIFinishReason; readonly messageMetadata?: unknown };
 

@@ -73,7 +73,8 @@ export class UIMessageReducer {
         return;
       case "data-nous-context-update":
       case "data-nous-event":
-      case "data-nous-cursor": {
+      case "data-nous-cursor":
+      case "data-partial-output": {
         if (chunk.transient === true) return;
         const existing = this.#parts.find(
           (part) => part.type === chunk.type && part.id === chunk.id && chunk.id !== undefined,
