@@ -162,6 +162,7 @@ export {
   type ModelUsage,
   modelName,
   type NativeOutputSpec,
+  type PromptCacheSettings,
   type ResponsePart,
   type ToolChoice,
   type ToolDefinition,

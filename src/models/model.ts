@@ -30,6 +30,10 @@ export type ToolChoice = "auto" | "required" | "none" | { readonly type: "tool";
  * costs nothing), Anthropic's `cache_control` breakpoints are not (cache writes cost more than plain
  * input: opt in with `enabled: true`), Gemini caches implicitly. Recorded with each request, so
  * `rebuildRequest` reproduces the cache fields.
+ *
+ * @example
+ * const agent = new Agent({ model: "anthropic:claude-sonnet-4-5", settings: { cache: { enabled: true } } });
+ * const quiet = new Agent({ model: "openai:gpt-5-mini", settings: { cache: { enabled: false } } });
  */
 export interface PromptCacheSettings {
   /** `true` sends cache hints on every provider, `false` sends no cache field at all. */
@@ -49,7 +53,7 @@ export interface ModelSettings {
   readonly maxOutputTokens?: number;
   readonly stopSequences?: readonly string[];
   readonly seed?: number;
-  /** Prompt caching: on by default where it costs nothing (see {@link PromptCacheSettings}). */
+  /** Prompt caching: on by default where it costs nothing (see `PromptCacheSettings`). */
   readonly cache?: PromptCacheSettings;
   readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
