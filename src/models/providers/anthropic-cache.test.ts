@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../agent/agent.js";
 import type { EventOf, SessionEvent } from "../../session/events.js";
+import { MemoryStore } from "../../store/memory-store.js";
 import { tool } from "../../tools/tool.js";
 import type { ModelSettings } from "../model.js";
 import { createAnthropicModel } from "./anthropic.js";
@@ -140,9 +141,12 @@ function agentWith(settings: ModelSettings) {
   });
 }
 
+/** Sessions live in memory: nothing is written to disk. */
+const store = new MemoryStore();
+
 async function run(agent: Agent, prompt: string, stream: boolean, sessionId: string) {
-  if (!stream) return agent.run(prompt, { sessionId });
-  const events = agent.stream(prompt, { sessionId });
+  if (!stream) return agent.run(prompt, { sessionId, store });
+  const events = agent.stream(prompt, { sessionId, store });
   for await (const _ of events);
   return events.result;
 }
@@ -209,10 +213,11 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
   });
 
   it("sends no breakpoint by default (cache writes cost extra) nor when turned off", async () => {
-    for (const settings of [{}, { cache: { enabled: false } }, { cache: { enabled: false, retention: "long" } }] as const) {
+    const choices = [{}, { cache: { enabled: false } }, { cache: { enabled: false, retention: "long" } }] as const;
+    for (const [index, settings] of choices.entries()) {
       server.reset();
       server.enqueue(toolUseReply(stream, 0, 0), textReply(stream, "Sunny.", 0, 0));
-      const result = await run(agentWith(settings), "Weather in Paris?", stream, `anthropic-off-${stream}`);
+      const result = await run(agentWith(settings), "Weather in Paris?", stream, `anthropic-off-${stream}-${index}`);
       for (const body of bodies()) {
         expect(JSON.stringify(body)).not.toContain("cache_control");
         expect(body.system).toBe("You answer about the weather.");

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../agent/agent.js";
 import type { EventOf, SessionEvent } from "../../session/events.js";
+import { MemoryStore } from "../../store/memory-store.js";
 import { tool } from "../../tools/tool.js";
 import type { Model, ModelSettings } from "../model.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
@@ -136,9 +137,12 @@ const dialects = [
   { name: "responses", model: () => createOpenAIResponsesModel("gpt-5-mini", connection()), reply: responsesReply, input: "input" },
 ] as const;
 
+/** Sessions live in memory: nothing is written to disk. */
+const store = new MemoryStore();
+
 async function run(agent: Agent, prompt: string, stream: boolean, sessionId: string) {
-  if (!stream) return agent.run(prompt, { sessionId });
-  const events = agent.stream(prompt, { sessionId });
+  if (!stream) return agent.run(prompt, { sessionId, store });
+  const events = agent.stream(prompt, { sessionId, store });
   for await (const _ of events);
   return events.result;
 }
@@ -213,12 +217,12 @@ describe("OpenAI-compatible servers", () => {
     server.reset();
     server.enqueue(chatReply("text", false, 10, 0), chatReply("text", false, 10, 0), chatReply("text", false, 10, 0));
     const groq = () => createOpenAICompatibleModel("groq", "llama-3.3-70b-versatile", connection());
-    await agentOf(groq()).run("Hi");
-    const on = await agentOf(groq(), { cache: { enabled: true } }).run("Hi");
+    await agentOf(groq()).run("Hi", { store });
+    const on = await agentOf(groq(), { cache: { enabled: true } }).run("Hi", { store });
     await agentOf(createOpenAIChatModel("gpt-4o", connection()), {
       cache: { key: "from-settings" },
       providerOptions: { "openai-chat": { prompt_cache_key: "from-provider-options" } },
-    }).run("Hi");
+    }).run("Hi", { store });
     const [plain, enabled, overridden] = bodies();
     expect(plain).not.toHaveProperty("prompt_cache_key");
     expect(enabled?.prompt_cache_key).toMatch(/^nous-[0-9a-f]{32}$/);
