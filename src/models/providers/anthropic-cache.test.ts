@@ -57,7 +57,11 @@ function sseText(text: string, read: number, written: number): WireReply {
       type: "message_start",
       message: { ...message, stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     }),
-    sseEvent("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    sseEvent("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    }),
     sseEvent("ping", { type: "ping" }),
     sseEvent("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }),
     sseEvent("content_block_stop", { type: "content_block_stop", index: 0 }),
@@ -82,7 +86,12 @@ function sseToolUse(read: number, written: number): WireReply {
   const body = [
     sseEvent("message_start", {
       type: "message_start",
-      message: { ...message, stop_reason: null, stop_sequence: null, usage: { ...wireUsage(read, written), output_tokens: 1 } },
+      message: {
+        ...message,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...wireUsage(read, written), output_tokens: 1 },
+      },
     }),
     sseEvent("content_block_start", {
       type: "content_block_start",
@@ -181,7 +190,10 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
     expect(second?.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "Weather in Paris?" }] },
       { role: "assistant", content: [{ ...toolUseBlock, cache_control: EPHEMERAL }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: '{"city":"Paris","temp":21}' }] },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "toolu_01", content: '{"city":"Paris","temp":21}' }],
+      },
     ]);
     expect(JSON.stringify(second).match(/cache_control/g)).toHaveLength(3);
 
@@ -189,7 +201,13 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
     const responses = result.log.filter((event): event is EventOf<"model_response"> => event.type === "model_response");
     expect(responses.map((event) => event.data.usage)).toEqual([
       { inputTokens: 21 + 1800, outputTokens: 12, totalTokens: 1833, cachedInputTokens: 0, cacheWriteTokens: 1800 },
-      { inputTokens: 21 + 1800 + 90, outputTokens: 12, totalTokens: 1923, cachedInputTokens: 1800, cacheWriteTokens: 90 },
+      {
+        inputTokens: 21 + 1800 + 90,
+        outputTokens: 12,
+        totalTokens: 1923,
+        cachedInputTokens: 1800,
+        cacheWriteTokens: 90,
+      },
     ]);
     expect(result.usage).toMatchObject({
       requests: 2,
@@ -200,8 +218,7 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
     });
     // genai-prices: claude-sonnet-4-5 input 3, cache write 3.75, cache read 0.3, output 15 per million.
     const perMillion = (tokens: number, usd: number) => (tokens * usd) / 1e6;
-    const expected =
-      perMillion(21 + 21, 3) + perMillion(1890, 3.75) + perMillion(1800, 0.3) + perMillion(24, 15);
+    const expected = perMillion(21 + 21, 3) + perMillion(1890, 3.75) + perMillion(1800, 0.3) + perMillion(24, 15);
     expect(result.cost.usd).toBeCloseTo(expected, 12);
     expect(responses[1]?.data.cost).toMatchObject({
       cacheReadUsd: expect.closeTo(perMillion(1800, 0.3), 12),
@@ -229,7 +246,12 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
   it('retention "long" asks for the one-hour cache on every breakpoint', async () => {
     server.reset();
     server.enqueue(toolUseReply(stream, 0, 0), textReply(stream, "Sunny.", 0, 0));
-    const result = await run(agentWith({ cache: { retention: "long", enabled: true } }), "Hi", stream, `long-${stream}`);
+    const result = await run(
+      agentWith({ cache: { retention: "long", enabled: true } }),
+      "Hi",
+      stream,
+      `long-${stream}`,
+    );
     const second = bodies()[1];
     const hour = { type: "ephemeral", ttl: "1h" };
     expect((second?.tools as Record<string, unknown>[])[1]?.cache_control).toEqual(hour);

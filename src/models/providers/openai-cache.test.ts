@@ -43,9 +43,19 @@ const chatUsage = (prompt: number, cached: number) => ({
   completion_tokens: 10,
   total_tokens: prompt + 10,
   prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-  completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  completion_tokens_details: {
+    reasoning_tokens: 0,
+    audio_tokens: 0,
+    accepted_prediction_tokens: 0,
+    rejected_prediction_tokens: 0,
+  },
 });
-const chatBase = { id: "chatcmpl-B9MHD", created: 1_741_570_283, model: "gpt-4o-2024-08-06", system_fingerprint: "fp_f9f4fb6dbf" };
+const chatBase = {
+  id: "chatcmpl-B9MHD",
+  created: 1_741_570_283,
+  model: "gpt-4o-2024-08-06",
+  system_fingerprint: "fp_f9f4fb6dbf",
+};
 const chatCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
 
 function chatReply(kind: "call" | "text", stream: boolean, prompt: number, cached: number): WireReply {
@@ -94,8 +104,21 @@ const responsesUsage = (input: number, cached: number) => ({
 });
 const responsesItem = (kind: "call" | "text") =>
   kind === "call"
-    ? { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }
-    : { type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Sunny.", annotations: [] }] };
+    ? {
+        type: "function_call",
+        id: "fc_1",
+        call_id: "call_1",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+        status: "completed",
+      }
+    : {
+        type: "message",
+        id: "msg_1",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: "Sunny.", annotations: [] }],
+      };
 
 function responsesReply(kind: "call" | "text", stream: boolean, input: number, cached: number): WireReply {
   const response = (status: string, output: unknown[], usage: unknown) => ({
@@ -115,9 +138,18 @@ function responsesReply(kind: "call" | "text", stream: boolean, input: number, c
   return sse(
     [
       { type: "response.created", sequence_number: 0, response: response("in_progress", [], null) },
-      { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { ...item, status: "in_progress" } },
+      {
+        type: "response.output_item.added",
+        sequence_number: 1,
+        output_index: 0,
+        item: { ...item, status: "in_progress" },
+      },
       { type: "response.output_item.done", sequence_number: 2, output_index: 0, item },
-      { type: "response.completed", sequence_number: 3, response: response("completed", [item], responsesUsage(input, cached)) },
+      {
+        type: "response.completed",
+        sequence_number: 3,
+        response: response("completed", [item], responsesUsage(input, cached)),
+      },
     ],
     false,
   );
@@ -134,7 +166,12 @@ afterAll(async () => {
 const connection = () => ({ baseURL: `${server.url}/v1`, apiKey: "sk-test", env: {} });
 const dialects = [
   { name: "chat", model: () => createOpenAIChatModel("gpt-4o", connection()), reply: chatReply, input: "messages" },
-  { name: "responses", model: () => createOpenAIResponsesModel("gpt-5-mini", connection()), reply: responsesReply, input: "input" },
+  {
+    name: "responses",
+    model: () => createOpenAIResponsesModel("gpt-5-mini", connection()),
+    reply: responsesReply,
+    input: "input",
+  },
 ] as const;
 
 /** Sessions live in memory: nothing is written to disk. */
@@ -174,13 +211,20 @@ describe.each(dialects)("OpenAI $name: prompt_cache_key", (dialect) => {
         expect(body).not.toHaveProperty("prompt_cache_retention");
         expect(body.stream).toBe(stream ? true : undefined);
       }
-      expect((sent[2]?.[dialect.input] as unknown[]).length).toBeGreaterThan((sent[0]?.[dialect.input] as unknown[]).length);
+      expect((sent[2]?.[dialect.input] as unknown[]).length).toBeGreaterThan(
+        (sent[0]?.[dialect.input] as unknown[]).length,
+      );
 
       const usages = [...first.log, ...second.log.slice(first.log.length)]
         .filter((event): event is EventOf<"model_response"> => event.type === "model_response")
         .map((event) => event.data.usage);
       expect(usages.map((usage) => usage.cachedInputTokens)).toEqual([0, 1152, 1280]);
-      expect(first.usage).toMatchObject({ requests: 2, inputTokens: 2500, cachedInputTokens: 1152, cacheWriteTokens: 0 });
+      expect(first.usage).toMatchObject({
+        requests: 2,
+        inputTokens: 2500,
+        cachedInputTokens: 1152,
+        cacheWriteTokens: 0,
+      });
       expect(second.usage).toMatchObject({ requests: 1, inputTokens: 1400, cachedInputTokens: 1280 });
       // The log rebuilds every body, key included.
       expect(requestSeqs(second.log).map((seq) => rebuildRequest(second.log, seq))).toEqual(sent);
@@ -202,7 +246,12 @@ describe.each(dialects)("OpenAI $name: prompt_cache_key", (dialect) => {
         stream,
         `keyed-${dialect.name}-${stream}`,
       );
-      await run(agentOf(dialect.model(), { cache: { enabled: false, key: "ignored" } }), "Hi", stream, `off-${dialect.name}-${stream}`);
+      await run(
+        agentOf(dialect.model(), { cache: { enabled: false, key: "ignored" } }),
+        "Hi",
+        stream,
+        `off-${dialect.name}-${stream}`,
+      );
       const [given, off] = bodies();
       expect(given).toMatchObject({ prompt_cache_key: "user-42", prompt_cache_retention: "24h" });
       expect(off).not.toHaveProperty("prompt_cache_key");
