@@ -5,15 +5,13 @@
  * API sends them, and the run's usage and cost.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Agent } from "../../agent/agent.js";
-import type { EventOf, SessionEvent } from "../../session/events.js";
-import { MemoryStore } from "../../store/memory-store.js";
-import { tool } from "../../tools/tool.js";
+import type { EventOf } from "../../session/events.js";
+import type { Message } from "../../session/messages.js";
 import type { ModelSettings } from "../model.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { buildAnthropicRequest } from "./anthropic-request.js";
-import { rebuildRequest } from "./rebuild-request.js";
+import { getTime, getWeather, rebuiltBodies, receivedBodies, runAgent } from "./test-support/cache-support.js";
 import type { WireReply } from "./test-support/dialect-fixture.js";
 import { type FakeServer, startFakeServer } from "./test-support/fake-server.js";
 
@@ -120,19 +118,6 @@ const toolUseReply = (stream: boolean, read: number, written: number) =>
 const textReply = (stream: boolean, text: string, read: number, written: number) =>
   stream ? sseText(text, read, written) : jsonReply([{ type: "text", text }], "end_turn", read, written);
 
-const getWeather = tool({
-  name: "get_weather",
-  description: "Weather for a city",
-  input: z.object({ city: z.string() }),
-  execute: ({ city }) => ({ city, temp: 21 }),
-});
-const getTime = tool({
-  name: "get_time",
-  description: "Time in a zone",
-  input: z.object({ zone: z.string() }),
-  execute: () => "12:00",
-});
-
 let server: FakeServer;
 beforeAll(async () => {
   server = await startFakeServer();
@@ -150,19 +135,8 @@ function agentWith(settings: ModelSettings) {
   });
 }
 
-/** Sessions live in memory: nothing is written to disk. */
-const store = new MemoryStore();
-
-async function run(agent: Agent, prompt: string, stream: boolean, sessionId: string) {
-  if (!stream) return agent.run(prompt, { sessionId, store });
-  const events = agent.stream(prompt, { sessionId, store });
-  for await (const _ of events);
-  return events.result;
-}
-
-const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
-const requestSeqs = (log: readonly SessionEvent[]) =>
-  log.filter((event): event is EventOf<"model_request"> => event.type === "model_request").map((event) => event.seq);
+const run = runAgent;
+const bodies = () => receivedBodies(server);
 
 describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream) => {
   it("marks the last tool, the system prompt and the history before the new turn; usage and cost count the cache", async () => {
@@ -226,7 +200,7 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
     });
 
     // The log rebuilds both bodies, breakpoints included.
-    expect(requestSeqs(result.log).map((seq) => rebuildRequest(result.log, seq))).toEqual(bodies());
+    expect(rebuiltBodies(result.log)).toEqual(bodies());
   });
 
   it("sends no breakpoint by default (cache writes cost extra) nor when turned off", async () => {
@@ -257,28 +231,30 @@ describe.each([false, true])("Anthropic cache breakpoints (stream: %s)", (stream
     expect((second?.tools as Record<string, unknown>[])[1]?.cache_control).toEqual(hour);
     expect((second?.system as Record<string, unknown>[])[0]?.cache_control).toEqual(hour);
     expect((second?.messages as { content: Record<string, unknown>[] }[])[1]?.content[0]?.cache_control).toEqual(hour);
-    expect(requestSeqs(result.log).map((seq) => rebuildRequest(result.log, seq))).toEqual(bodies());
+    expect(rebuiltBodies(result.log)).toEqual(bodies());
   });
 });
 
 describe("Anthropic breakpoint placement", () => {
   const cached = { cache: { enabled: true } } as const;
+  /** The turn before the new one ends in a thinking block, which cannot carry `cache_control`. */
+  const thinkingHistory: Message[] = [
+    { role: "user", content: "Hi" },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Hello." },
+        { type: "reasoning", text: "Thinking.", providerMetadata: { anthropic: { signature: "sig" } } },
+      ],
+    },
+    { role: "user", content: "Weather?" },
+  ];
 
   it("skips thinking blocks, marks the turn before the new one, and never exceeds four breakpoints", () => {
     const { body } = buildAnthropicRequest(
       {
         instructions: "Be brief.",
-        messages: [
-          { role: "user", content: "Hi" },
-          {
-            role: "assistant",
-            content: [
-              { type: "text", text: "Hello." },
-              { type: "reasoning", text: "Thinking.", providerMetadata: { anthropic: { signature: "sig" } } },
-            ],
-          },
-          { role: "user", content: "Weather?" },
-        ],
+        messages: thinkingHistory,
         tools: [],
         settings: {
           ...cached,
@@ -302,17 +278,7 @@ describe("Anthropic breakpoint placement", () => {
 
     const { body: plain } = buildAnthropicRequest(
       {
-        messages: [
-          { role: "user", content: "Hi" },
-          {
-            role: "assistant",
-            content: [
-              { type: "text", text: "Hello." },
-              { type: "reasoning", text: "Thinking.", providerMetadata: { anthropic: { signature: "sig" } } },
-            ],
-          },
-          { role: "user", content: "Weather?" },
-        ],
+        messages: thinkingHistory,
         tools: [],
         settings: cached,
       },

@@ -6,14 +6,11 @@
  * and cost; bodies rebuilt from the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Agent } from "../../agent/agent.js";
-import type { EventOf, SessionEvent } from "../../session/events.js";
-import { MemoryStore } from "../../store/memory-store.js";
-import { tool } from "../../tools/tool.js";
+import type { EventOf } from "../../session/events.js";
 import type { ModelSettings } from "../model.js";
 import { createGeminiModel } from "./gemini.js";
-import { rebuildRequest } from "./rebuild-request.js";
+import { getWeather, rebuiltBodies, receivedBodies, runAgent } from "./test-support/cache-support.js";
 import type { WireReply } from "./test-support/dialect-fixture.js";
 import { type FakeServer, startFakeServer } from "./test-support/fake-server.js";
 
@@ -62,13 +59,6 @@ function reply(kind: "call" | "text", stream: boolean, prompt: number, cached: n
   };
 }
 
-const getWeather = tool({
-  name: "get_weather",
-  description: "Weather for a city",
-  input: z.object({ city: z.string() }),
-  execute: ({ city }) => ({ city, temp: 21 }),
-});
-
 let server: FakeServer;
 beforeAll(async () => {
   server = await startFakeServer();
@@ -77,8 +67,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Sessions live in memory: nothing is written to disk. */
-const store = new MemoryStore();
 const agentWith = (settings: ModelSettings) =>
   new Agent({
     model: createGeminiModel(MODEL, { baseURL: server.url, apiKey: "gemini-test-key", env: {} }),
@@ -87,16 +75,8 @@ const agentWith = (settings: ModelSettings) =>
     settings,
   });
 
-async function run(agent: Agent, prompt: string, stream: boolean, sessionId: string) {
-  if (!stream) return agent.run(prompt, { sessionId, store });
-  const events = agent.stream(prompt, { sessionId, store });
-  for await (const _ of events);
-  return events.result;
-}
-
-const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
-const requestSeqs = (log: readonly SessionEvent[]) =>
-  log.filter((event): event is EventOf<"model_request"> => event.type === "model_request").map((event) => event.seq);
+const run = runAgent;
+const bodies = () => receivedBodies(server);
 
 describe.each([false, true])("Gemini caching (stream: %s)", (stream) => {
   it("names an explicit cache and leaves out what it holds; cachedContentTokenCount is counted", async () => {
@@ -144,7 +124,7 @@ describe.each([false, true])("Gemini caching (stream: %s)", (stream) => {
       perMillion(6100 - 4096, 0.3) + perMillion(4096, 0.03) + perMillion(20, 2.5),
       12,
     );
-    expect(requestSeqs(result.log).map((seq) => rebuildRequest(result.log, seq))).toEqual(bodies());
+    expect(rebuiltBodies(result.log)).toEqual(bodies());
   });
 
   it("implicit caching (the default) sends the whole request and no cache field; turned off, no cache name either", async () => {

@@ -6,25 +6,15 @@
  * send them; the run's usage and cost; bodies rebuilt from the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Agent } from "../../agent/agent.js";
-import type { EventOf, SessionEvent } from "../../session/events.js";
-import { MemoryStore } from "../../store/memory-store.js";
-import { tool } from "../../tools/tool.js";
+import type { EventOf } from "../../session/events.js";
 import type { Model, ModelSettings } from "../model.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
 import { createOpenAICompatibleModel } from "./openai-compatible.js";
 import { createOpenAIResponsesModel } from "./openai-responses.js";
-import { rebuildRequest } from "./rebuild-request.js";
+import { getWeather, rebuiltBodies, receivedBodies, runAgent } from "./test-support/cache-support.js";
 import type { WireReply } from "./test-support/dialect-fixture.js";
 import { type FakeServer, startFakeServer } from "./test-support/fake-server.js";
-
-const getWeather = tool({
-  name: "get_weather",
-  description: "Weather for a city",
-  input: z.object({ city: z.string() }),
-  execute: ({ city }) => ({ city, temp: 21 }),
-});
 
 const json = (body: unknown): WireReply => ({
   status: 200,
@@ -174,19 +164,8 @@ const dialects = [
   },
 ] as const;
 
-/** Sessions live in memory: nothing is written to disk. */
-const store = new MemoryStore();
-
-async function run(agent: Agent, prompt: string, stream: boolean, sessionId: string) {
-  if (!stream) return agent.run(prompt, { sessionId, store });
-  const events = agent.stream(prompt, { sessionId, store });
-  for await (const _ of events);
-  return events.result;
-}
-
-const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
-const requestSeqs = (log: readonly SessionEvent[]) =>
-  log.filter((event): event is EventOf<"model_request"> => event.type === "model_request").map((event) => event.seq);
+const run = runAgent;
+const bodies = () => receivedBodies(server);
 const agentOf = (model: Model, settings: ModelSettings = {}, instructions = "You answer about the weather.") =>
   new Agent({ model, instructions, tools: [getWeather], settings });
 
@@ -227,7 +206,7 @@ describe.each(dialects)("OpenAI $name: prompt_cache_key", (dialect) => {
       });
       expect(second.usage).toMatchObject({ requests: 1, inputTokens: 1400, cachedInputTokens: 1280 });
       // The log rebuilds every body, key included.
-      expect(requestSeqs(second.log).map((seq) => rebuildRequest(second.log, seq))).toEqual(sent);
+      expect(rebuiltBodies(second.log)).toEqual(sent);
 
       // Another agent definition (other instructions) gets another key.
       server.reset();
@@ -256,7 +235,7 @@ describe.each(dialects)("OpenAI $name: prompt_cache_key", (dialect) => {
       expect(given).toMatchObject({ prompt_cache_key: "user-42", prompt_cache_retention: "24h" });
       expect(off).not.toHaveProperty("prompt_cache_key");
       expect(off).not.toHaveProperty("prompt_cache_retention");
-      expect(requestSeqs(keyed.log).map((seq) => rebuildRequest(keyed.log, seq))).toEqual([given]);
+      expect(rebuiltBodies(keyed.log)).toEqual([given]);
     });
   });
 });
@@ -266,16 +245,17 @@ describe("OpenAI-compatible servers", () => {
     server.reset();
     server.enqueue(chatReply("text", false, 10, 0), chatReply("text", false, 10, 0), chatReply("text", false, 10, 0));
     const groq = () => createOpenAICompatibleModel("groq", "llama-3.3-70b-versatile", connection());
-    await agentOf(groq()).run("Hi", { store });
-    const on = await agentOf(groq(), { cache: { enabled: true } }).run("Hi", { store });
-    await agentOf(createOpenAIChatModel("gpt-4o", connection()), {
+    await runAgent(agentOf(groq()), "Hi", false);
+    const on = await runAgent(agentOf(groq(), { cache: { enabled: true } }), "Hi", false);
+    const overriding = agentOf(createOpenAIChatModel("gpt-4o", connection()), {
       cache: { key: "from-settings" },
       providerOptions: { "openai-chat": { prompt_cache_key: "from-provider-options" } },
-    }).run("Hi", { store });
+    });
+    await runAgent(overriding, "Hi", false);
     const [plain, enabled, overridden] = bodies();
     expect(plain).not.toHaveProperty("prompt_cache_key");
     expect(enabled?.prompt_cache_key).toMatch(/^nous-[0-9a-f]{32}$/);
     expect(overridden?.prompt_cache_key).toBe("from-provider-options");
-    expect(requestSeqs(on.log).map((seq) => rebuildRequest(on.log, seq))).toEqual([enabled]);
+    expect(rebuiltBodies(on.log)).toEqual([enabled]);
   });
 });
