@@ -193,6 +193,7 @@ export {
   type ModelUsage,
   modelName,
   type NativeOutputSpec,
+  type PromptCacheSettings,
   type ResponsePart,
   type ToolChoice,
   type ToolDefinition,

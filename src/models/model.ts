@@ -24,6 +24,28 @@ export interface NativeOutputSpec {
 
 export type ToolChoice = "auto" | "required" | "none" | { readonly type: "tool"; readonly toolName: string };
 
+/**
+ * Prompt caching, vendor-neutral; each provider maps it to its own fields (README "Prompt caching").
+ * Leaving it out gives each provider's default: OpenAI's `prompt_cache_key` is sent (caching there
+ * costs nothing), Anthropic's `cache_control` breakpoints are not (cache writes cost more than plain
+ * input: opt in with `enabled: true`), Gemini caches implicitly. Recorded with each request, so
+ * `rebuildRequest` reproduces the cache fields.
+ *
+ * @example
+ * const agent = new Agent({ model: "anthropic:claude-sonnet-4-5", settings: { cache: { enabled: true } } });
+ * const quiet = new Agent({ model: "openai:gpt-5-mini", settings: { cache: { enabled: false } } });
+ */
+export interface PromptCacheSettings {
+  /** `true` sends cache hints on every provider, `false` sends no cache field at all. */
+  readonly enabled?: boolean;
+  /** OpenAI `prompt_cache_key`; default `nous-` + a hash of the instructions and tool definitions. */
+  readonly key?: string;
+  /** `"long"`: Anthropic `ttl: "1h"`, OpenAI `prompt_cache_retention: "24h"`. Default: each provider's short one. */
+  readonly retention?: "short" | "long";
+  /** Gemini: the name of a cache you created (`cachedContents/…`), holding the instructions and tools. */
+  readonly cachedContent?: string;
+}
+
 /** Sampling and provider settings. Vendor-only options go in `providerOptions`, keyed by provider name. */
 export interface ModelSettings {
   readonly temperature?: number;
@@ -31,6 +53,8 @@ export interface ModelSettings {
   readonly maxOutputTokens?: number;
   readonly stopSequences?: readonly string[];
   readonly seed?: number;
+  /** Prompt caching: on by default where it costs nothing (see `PromptCacheSettings`). */
+  readonly cache?: PromptCacheSettings;
   readonly providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 

@@ -5,6 +5,8 @@ export interface Usage {
   readonly outputTokens: number;
   readonly totalTokens: number;
   readonly cachedInputTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic reports them; billed above plain input). */
+  readonly cacheWriteTokens: number;
   readonly reasoningTokens: number;
   readonly toolCalls: number;
 }
@@ -15,6 +17,7 @@ export const emptyUsage: Usage = Object.freeze({
   outputTokens: 0,
   totalTokens: 0,
   cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   reasoningTokens: 0,
   toolCalls: 0,
 });
@@ -27,6 +30,8 @@ export function addUsage(left: Usage, right: Partial<Usage>): Usage {
     outputTokens: left.outputTokens + (right.outputTokens ?? 0),
     totalTokens: left.totalTokens + (right.totalTokens ?? 0),
     cachedInputTokens: left.cachedInputTokens + (right.cachedInputTokens ?? 0),
+    // Usages recorded before cache writes were counted lack the field.
+    cacheWriteTokens: (left.cacheWriteTokens ?? 0) + (right.cacheWriteTokens ?? 0),
     reasoningTokens: left.reasoningTokens + (right.reasoningTokens ?? 0),
     toolCalls: left.toolCalls + (right.toolCalls ?? 0),
   });
@@ -38,6 +43,7 @@ export interface ReportedTokens {
   readonly outputTokens?: number;
   readonly totalTokens?: number;
   readonly cachedInputTokens?: number;
+  readonly cacheWriteTokens?: number;
   readonly reasoningTokens?: number;
 }
 
@@ -51,6 +57,7 @@ export function responseUsage(reported: ReportedTokens): Partial<Usage> {
     outputTokens,
     totalTokens: reported.totalTokens ?? inputTokens + outputTokens,
     cachedInputTokens: reported.cachedInputTokens ?? 0,
+    cacheWriteTokens: reported.cacheWriteTokens ?? 0,
     reasoningTokens: reported.reasoningTokens ?? 0,
   };
 }

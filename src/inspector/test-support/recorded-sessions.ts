@@ -29,6 +29,7 @@ const usage = (inputTokens: number, outputTokens: number) => ({
   outputTokens,
   totalTokens: inputTokens + outputTokens,
   cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   reasoningTokens: 0,
   toolCalls: 0,
 });

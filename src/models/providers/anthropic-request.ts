@@ -1,6 +1,7 @@
 import { base64ToUtf8, utf8ToBase64 } from "../../platform/text-bytes.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
+import { applyAnthropicCache } from "./anthropic-cache.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 /** The tool that carries the answer when structured output is emulated with a forced tool call. */
@@ -93,6 +94,7 @@ export function buildAnthropicRequest(request: ModelRequest, options: AnthropicR
   }
   if (options.stream) body.stream = true;
   else delete body.stream;
+  applyAnthropicCache(body, request);
   return outputToolName === undefined ? { body } : { body, outputToolName };
 }
 

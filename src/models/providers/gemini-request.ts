@@ -1,6 +1,7 @@
 import { utf8ToBase64 } from "../../platform/text-bytes.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
+import { applyGeminiCache } from "./gemini-cache.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 type Part = Record<string, unknown>;
@@ -73,6 +74,7 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
     generationConfig.responseJsonSchema = cleanSchema(request.output.schema);
   }
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+  applyGeminiCache(body, request);
   return body;
 }
 

@@ -1,5 +1,6 @@
 import type { Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
+import { openAICacheFields } from "./openai-cache.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
@@ -66,7 +67,7 @@ export function toChatBody(
     body.stream = true;
     body.stream_options = { include_usage: true };
   }
-  return { ...body, ...extra };
+  return { ...body, ...openAICacheFields(request, options.provider), ...extra };
 }
 
 /** The name a Chat Completions tool declares: `function.name`, `custom.name`, or `name`. */

@@ -1,5 +1,6 @@
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
+import { openAICacheFields } from "./openai-cache.js";
 import { dataUrl, toolResultText } from "./openai-chat-request.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
@@ -87,7 +88,7 @@ export function toResponsesBody(
   if (settings.topP !== undefined) body.top_p = settings.topP;
   if (settings.maxOutputTokens !== undefined) body.max_output_tokens = settings.maxOutputTokens;
   if (options.stream) body.stream = true;
-  return { ...body, ...extra };
+  return { ...body, ...openAICacheFields(request, options.provider), ...extra };
 }
 
 function toInputItems(message: Message, provider: string, stored: boolean): InputItem[] {

@@ -18,6 +18,7 @@ export const usage = (fields: { requests: number; input: number; output: number;
   outputTokens: fields.output,
   totalTokens: fields.input + fields.output,
   cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   reasoningTokens: 0,
   toolCalls: fields.toolCalls,
 });
