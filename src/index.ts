@@ -139,6 +139,8 @@ export {
   UnknownModelError,
   UnrecognizedStoreError,
   type UnrecognizedStoreReason,
+  UnsupportedContentError,
+  type UnsupportedContentPlace,
   UnsupportedSchemaError,
   UsageLimitExceededError,
   type UsageLimitName,
@@ -268,6 +270,7 @@ export {
   type SystemMessage,
   serializeLog,
   type ToolMessage,
+  type ToolResultPart,
   type Usage,
   type UserContentPart,
   type UserMessage,
@@ -314,8 +317,10 @@ export {
   type SchemaInput,
   type Tool,
   type ToolConfig,
+  type ToolContent,
   type ToolReturn,
   tool,
+  toolContent,
 } from "./tools/index.js";
 export { sessionToUIMessages, uiMessagesFromEvents } from "./ui-stream/session-to-ui-messages.js";
 export {
