@@ -115,13 +115,8 @@ export function runTool<D extends object, O>(
 }
 
 function toOutcome<D extends object>(toolName: string, value: unknown): Outcome<D> {
-  if (isToolContent(value)) {
-    const { result, content, update } = value as {
-      result: unknown;
-      content: Outcome<D>["content"];
-      update?: ContextUpdate<D>;
-    };
-    return recordable(toolName, { result, isError: false, content, update });
+  if (isToolContent<D>(value)) {
+    return recordable(toolName, { result: value.result, isError: false, content: value.content, update: value.update });
   }
   if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
     const result = (value as { result?: unknown }).result;

@@ -47,7 +47,9 @@ export function toolContent<R = string, D extends object = Record<string, unknow
 }
 
 /** True for a value `toolContent` made (checked structurally, so other copies of Nous count too). */
-export function isToolContent(value: unknown): value is ToolContent<unknown, never> {
+export function isToolContent<D extends object = Record<string, unknown>>(
+  value: unknown,
+): value is ToolContent<unknown, D> {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
 }
 
