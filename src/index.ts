@@ -313,6 +313,7 @@ export {
   type AnyTool,
   type CompiledSchema,
   type InferSchema,
+  isToolContent,
   type NeedsApproval,
   type SchemaInput,
   type Tool,

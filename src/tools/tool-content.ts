@@ -46,7 +46,13 @@ export function toolContent<R = string, D extends object = Record<string, unknow
   });
 }
 
-/** True for a value `toolContent` made (checked structurally, so other copies of Nous count too). */
+/**
+ * True for a value `toolContent` made (checked structurally, so other copies of Nous count too).
+ *
+ * @example
+ * const returned = await someTool.execute(args, context);
+ * if (isToolContent(returned)) console.log(returned.result, returned.content.length);
+ */
 export function isToolContent<D extends object = Record<string, unknown>>(
   value: unknown,
 ): value is ToolContent<unknown, D> {

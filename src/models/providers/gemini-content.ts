@@ -49,7 +49,7 @@ function mediaPart(part: BinaryPart): Part {
     : { inlineData: { mimeType: data.mediaType, data: data.data } };
 }
 
-/** A user turn's parts with its function responses first (as tool results open an Anthropic user turn), the rest after in order. */
+/** A user turn's parts with its function responses first and the rest (a tool's sibling parts, text) after them, each in order. */
 export function functionResponsesFirst(parts: readonly Part[]): Part[] {
   const responses = parts.filter((part) => "functionResponse" in part);
   return responses.length === 0 || responses.length === parts.length
