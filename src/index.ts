@@ -170,6 +170,8 @@ export {
   UnknownModelError,
   UnrecognizedStoreError,
   type UnrecognizedStoreReason,
+  UnsupportedContentError,
+  type UnsupportedContentPlace,
   UnsupportedSchemaError,
   UsageLimitExceededError,
   type UsageLimitName,
@@ -309,6 +311,7 @@ export {
   type SystemMessage,
   serializeLog,
   type ToolMessage,
+  type ToolResultPart,
   type Usage,
   type UserContentPart,
   type UserMessage,
@@ -351,12 +354,15 @@ export {
   type AnyTool,
   type CompiledSchema,
   type InferSchema,
+  isToolContent,
   type NeedsApproval,
   type SchemaInput,
   type Tool,
   type ToolConfig,
+  type ToolContent,
   type ToolReturn,
   tool,
+  toolContent,
 } from "./tools/index.js";
 export { sessionToUIMessages, uiMessagesFromEvents } from "./ui-stream/session-to-ui-messages.js";
 export {

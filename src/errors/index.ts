@@ -72,6 +72,7 @@ export {
 export { ToolFailedError } from "./tool-failed-error.js";
 export { ChatRequestError, type ChatRequestProblem, ChatRunActiveError } from "./ui-chat-errors.js";
 export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
+export { UnsupportedContentError, type UnsupportedContentPlace } from "./unsupported-content-error.js";
 export {
   ApprovalArgumentsError,
   DefinitionError,

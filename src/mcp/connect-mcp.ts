@@ -49,7 +49,10 @@ export interface ConnectMcpOptions {
    * Pass a map you persist to keep approvals across processes (default: a new map).
    */
   readonly approvedDefinitions?: Map<string, string>;
-  /** Images, audio and blobs: described by type and size (default) or included as base64. */
+  /**
+   * Images, audio and blobs: described by type and size (default), or also sent to the model as
+   * image, audio and file content parts of the tool result (`"include"`; see `toolContent`).
+   */
   readonly binaryContent?: BinaryContent;
   /** Called whenever the server's tool list changed and was re-read (also registrable with `on`). */
   readonly onToolsChanged?: (event: ToolsChangedEvent) => void;

@@ -1,13 +1,15 @@
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolResultPart } from "../session/messages.js";
+import { toolContent } from "../tools/tool-content.js";
 import { McpToolError } from "./mcp-errors.js";
 
-/** How binary content (images, audio, blobs) reaches the model. */
+/** How binary content (images, audio, blobs) reaches the model: described by type and size, or also included as content parts. */
 export type BinaryContent = "describe" | "include";
 
-/** One content block as the model sees it. Binary data is described unless `binaryContent: "include"`. */
+/** One content block as recorded in the result: binary data is described by type and size (see `mapCallToolResult`). */
 export type McpContentPart =
   | { readonly type: "text"; readonly text: string }
-  | { readonly type: "image" | "audio"; readonly mimeType: string; readonly bytes: number; readonly data?: string }
+  | { readonly type: "image" | "audio"; readonly mimeType: string; readonly bytes: number }
   | {
       readonly type: "resource_link";
       readonly uri: string;
@@ -21,7 +23,6 @@ export type McpContentPart =
       readonly mimeType?: string;
       readonly text?: string;
       readonly bytes?: number;
-      readonly blob?: string;
     };
 
 /**
@@ -30,7 +31,9 @@ export type McpContentPart =
  * - text only → the text (blocks joined by a blank line);
  * - `structuredContent` with nothing but text beside it → the structured value (the text is, by
  *   the spec's advice, its serialization);
- * - anything else → `{ content: [...parts], structuredContent? }`.
+ * - anything else → `{ content: [...parts], structuredContent? }`, binary blocks described by type
+ *   and size; with `binaryContent: "include"` their bytes also reach the model as content parts
+ *   (`toolContent`: images as `image`, audio as `audio`, blob resources as `file` parts).
  */
 export function mapCallToolResult(
   mcpToolName: string,
@@ -48,20 +51,34 @@ export function mapCallToolResult(
   const onlyText = content.every((block) => block.type === "text");
   if (result.structuredContent !== undefined && onlyText) return result.structuredContent;
   if (onlyText && content.length > 0) return content.map((block) => (block as { text: string }).text).join("\n\n");
-  const parts = content.map((block) => toPart(block, binaryContent));
-  return result.structuredContent === undefined
-    ? { content: parts }
-    : { content: parts, structuredContent: result.structuredContent };
+  const parts = content.map(toPart);
+  const mapped =
+    result.structuredContent === undefined
+      ? { content: parts }
+      : { content: parts, structuredContent: result.structuredContent };
+  const binary = binaryContent === "include" ? content.flatMap(toResultPart) : [];
+  return binary.length === 0 ? mapped : toolContent(binary, { result: mapped });
 }
 
-function toPart(block: ContentBlock, binaryContent: BinaryContent): McpContentPart {
+/** A binary block as a content part for the model; none for text, links and text resources. */
+function toResultPart(block: ContentBlock): ToolResultPart[] {
+  if ((block.type === "image" || block.type === "audio") && block.data !== "") {
+    return [{ type: block.type, data: block.data, mediaType: block.mimeType }];
+  }
+  if (block.type !== "resource" || !("blob" in block.resource) || typeof block.resource.blob !== "string") return [];
+  if (block.resource.blob === "") return [];
+  const mediaType = block.resource.mimeType ?? "application/octet-stream";
+  const filename = block.resource.uri.split("/").filter(Boolean).at(-1);
+  return [{ type: "file", data: block.resource.blob, mediaType, ...(filename === undefined ? {} : { filename }) }];
+}
+
+function toPart(block: ContentBlock): McpContentPart {
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
     case "image":
     case "audio": {
-      const described = { type: block.type, mimeType: block.mimeType, bytes: base64Bytes(block.data) };
-      return binaryContent === "include" ? { ...described, data: block.data } : described;
+      return { type: block.type, mimeType: block.mimeType, bytes: base64Bytes(block.data) };
     }
     case "resource_link":
       return {
@@ -80,9 +97,7 @@ function toPart(block: ContentBlock, binaryContent: BinaryContent): McpContentPa
       };
       if ("text" in resource && typeof resource.text === "string") return { ...base, text: resource.text };
       const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-      return binaryContent === "include"
-        ? { ...base, bytes: base64Bytes(blob), blob }
-        : { ...base, bytes: base64Bytes(blob) };
+      return { ...base, bytes: base64Bytes(blob) };
     }
     default: {
       const unknownBlock = block as { type?: unknown };

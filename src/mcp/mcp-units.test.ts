@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isToolContent, type ToolContent, toolContent } from "../tools/tool-content.js";
 import { definitionHash } from "./definition-hash.js";
 import { mapCallToolResult } from "./map-result.js";
 import { McpToolError } from "./mcp-errors.js";
@@ -61,12 +62,35 @@ describe("mapCallToolResult", () => {
         },
         "include",
       ),
-    ).toEqual({
-      content: [
-        { type: "resource", uri: "file:///a", mimeType: "text/plain", text: "hello" },
-        { type: "image", mimeType: "image/png", bytes: 3, data: "AAAA" },
-      ],
-    });
+    ).toEqual(
+      toolContent([{ type: "image", data: "AAAA", mediaType: "image/png" }], {
+        result: {
+          content: [
+            { type: "resource", uri: "file:///a", mimeType: "text/plain", text: "hello" },
+            { type: "image", mimeType: "image/png", bytes: 3 },
+          ],
+        },
+      }),
+    );
+    const withBlob = mapCallToolResult(
+      "t",
+      {
+        content: [
+          { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+          { type: "resource", resource: { uri: "file:///docs/a.pdf", mimeType: "application/pdf", blob: "JVBERi0=" } },
+        ],
+      },
+      "include",
+    );
+    expect(isToolContent(withBlob)).toBe(true);
+    expect((withBlob as ToolContent).content).toEqual([
+      { type: "audio", data: "UklGRg==", mediaType: "audio/wav" },
+      { type: "file", data: "JVBERi0=", mediaType: "application/pdf", filename: "a.pdf" },
+    ]);
+    // Described (the default): no bytes reach the model.
+    expect(
+      isToolContent(mapCallToolResult("t", { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] })),
+    ).toBe(false);
     expect(() => mapCallToolResult("t", { content: [{ type: "text", text: "nope" }], isError: true })).toThrow(
       McpToolError,
     );

@@ -10,6 +10,7 @@ import { FunctionModel } from "../models/function-model.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { RunContext } from "../session/run-context.js";
 import { tool } from "../tools/tool.js";
+import { toolContent } from "../tools/tool-content.js";
 import { connectMcp } from "./connect-mcp.js";
 import { serveMcpHttp } from "./serve-mcp.js";
 import { nousStdioServer, repositoryRoot } from "./test-support/test-servers.js";
@@ -173,5 +174,28 @@ describe("serveMcpHttp", () => {
     const result = await new Agent({ model, tools: await connection.tools() }).run("ask inner");
     const toolResult = result.log.find((event) => event.type === "tool_result")?.data as { result: unknown };
     expect(toolResult.result).toBe("inner says hi");
+  });
+  it("round-trips images: a served tool's toolContent reaches another agent as content parts with binaryContent include", async () => {
+    const chart = tool({
+      name: "chart",
+      description: "A chart",
+      input: z.object({}),
+      execute: () =>
+        toolContent([{ type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" }], { result: "A chart" }),
+    });
+    const server = await serveMcpHttp({ name: "charts", version: "1.0.0", tools: [chart] });
+    cleanups.push(() => server.close());
+    const connection = await connectMcp({ transport: { type: "http", url: server.url }, binaryContent: "include" });
+    cleanups.push(() => connection.close());
+    const model = new ScriptedModel([{ toolCalls: [{ name: "chart", args: {} }] }, { text: "done" }]);
+    const result = await new Agent({ model, tools: await connection.tools() }).run("chart");
+    const recorded = result.log.find((event) => event.type === "tool_result")?.data as Record<string, unknown>;
+    expect(recorded.content).toEqual([{ type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" }]);
+    expect(recorded.result).toEqual({
+      content: [
+        { type: "text", text: "A chart" },
+        { type: "image", mimeType: "image/png", bytes: 8 },
+      ],
+    });
   });
 });

@@ -3,8 +3,10 @@ import { ContextUpdate } from "../context/context-update.js";
 import { isPlainObject } from "../context/plain-object.js";
 import { DefinitionError } from "../errors/user-errors.js";
 import { childSignal, raceAbort } from "../runner/abort.js";
+import type { ToolResultPart } from "../session/messages.js";
 import { RunContext } from "../session/run-context.js";
 import type { AnyTool } from "../tools/tool.js";
+import { isToolContent } from "../tools/tool-content.js";
 
 /** Decides a call to a served tool that needs approval. Without one, such calls fail. */
 export type ServeApproval = (call: { readonly toolName: string; readonly args: unknown }) => boolean | Promise<boolean>;
@@ -84,6 +86,10 @@ export class ServedTools<D extends object> {
         Promise.resolve().then(() => item.execute(checked.value, context)),
         scope.signal,
       );
+      if (isToolContent<D>(value)) {
+        if (value.update !== undefined) this.#deps = value.update.applyToRunContext(context).deps;
+        return withContentBlocks(toCallToolResult(value.result), value.content);
+      }
       if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
         this.#deps = value.update.applyToRunContext(context).deps;
         return toCallToolResult((value as { result?: unknown }).result);
@@ -111,4 +117,27 @@ export function toCallToolResult(value: unknown): CallToolResult {
 
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** A result with a tool's content parts (`toolContent`) added as MCP blocks: text, image, audio, and files as blob resources. */
+function withContentBlocks(result: CallToolResult, parts: readonly ToolResultPart[]): CallToolResult {
+  const blocks = parts.map((part): CallToolResult["content"][number] => {
+    switch (part.type) {
+      case "text":
+        return { type: "text", text: part.text };
+      case "image":
+      case "audio":
+        return { type: part.type, data: part.data, mimeType: part.mediaType };
+      case "file":
+        return {
+          type: "resource",
+          resource: { uri: `file:///${part.filename ?? "file"}`, mimeType: part.mediaType, blob: part.data },
+        };
+      default: {
+        const unexpected: never = part;
+        throw new TypeError(`unknown content part ${JSON.stringify(unexpected)}`);
+      }
+    }
+  });
+  return { ...result, content: [...result.content, ...blocks] };
 }

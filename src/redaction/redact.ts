@@ -1,3 +1,4 @@
+import { isBinaryPartData } from "./binary-data.js";
 import { Secret } from "./secret.js";
 import { redactionActive, redactText, shortestSecretLength } from "./secret-registry.js";
 
@@ -79,7 +80,8 @@ function walk(value: unknown, depth: number, ancestors: object[] | undefined): u
     const item = record[key];
     const redactedKey = key.length < shortestSecretLength() ? key : redactText(key);
     // Numbers, booleans, null and undefined hold nothing to redact: no call for them.
-    const redacted = typeof item === "object" || typeof item === "string" ? walk(item, depth + 1, inside) : item;
+    const scanned = typeof item === "object" || (typeof item === "string" && !isBinaryPartData(record, key, item));
+    const redacted = scanned ? walk(item, depth + 1, inside) : item;
     if (copy === undefined && (redactedKey !== key || redacted !== item)) {
       copy = prototype === null ? Object.create(null) : {};
       for (let before = 0; before < index; before++)

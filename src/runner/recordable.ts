@@ -3,12 +3,15 @@ import type { ContextOperation } from "../context/operations.js";
 import type { ContextUpdateError } from "../errors/context-update-error.js";
 import { NonJsonValueError } from "../errors/non-json-value-error.js";
 import { toJsonValue } from "../session/json-value.js";
+import type { ToolResultPart } from "../session/messages.js";
 
 /** How a tool call ended, as the run records it: a result (or error text) and what the call changed. */
 export interface Outcome<D extends object> {
   result: unknown;
   isError: boolean;
   update?: ContextUpdate<D> | undefined;
+  /** Images, files or text for the model beside the result (a tool's `toolContent`); only on a success. */
+  content?: readonly ToolResultPart[] | undefined;
 }
 
 /**
@@ -28,9 +31,10 @@ export function recordable<D extends object>(toolName: string, outcome: Outcome<
     result = `Tool "${toolName}" failed: its result is not JSON data at ${error.path}: ${error.reason}`;
     isError = true;
   }
-  if (outcome.update === undefined) return { result, isError };
+  const content = outcome.content !== undefined && !isError ? { content: outcome.content } : {};
+  if (outcome.update === undefined) return { result, isError, ...content };
   const update = recordableUpdate(outcome.update);
-  if (update instanceof ContextUpdate) return { result, isError, update };
+  if (update instanceof ContextUpdate) return { result, isError, update, ...content };
   const problem = `Tool "${toolName}" failed: ${update.message}; nothing of the update was applied`;
   return { result: isError ? `${String(result)}; and ${problem}` : problem, isError: true };
 }

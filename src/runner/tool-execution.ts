@@ -3,6 +3,7 @@ import { ContextUpdateError } from "../errors/context-update-error.js";
 import { ApprovalPendingError, CancelledError, ToolRetryError } from "../errors/run-errors.js";
 import { ToolFailedError } from "../errors/tool-failed-error.js";
 import type { AnyTool } from "../tools/tool.js";
+import { isToolContent } from "../tools/tool-content.js";
 import { childSignal, raceAbort } from "./abort.js";
 import { invalidUpdate, type Outcome, recordable, recordableResult } from "./recordable.js";
 import { checkReplayComplete } from "./replay-check.js";
@@ -114,6 +115,9 @@ export function runTool<D extends object, O>(
 }
 
 function toOutcome<D extends object>(toolName: string, value: unknown): Outcome<D> {
+  if (isToolContent<D>(value)) {
+    return recordable(toolName, { result: value.result, isError: false, content: value.content, update: value.update });
+  }
   if (typeof value === "object" && value !== null && "update" in value && value.update instanceof ContextUpdate) {
     const result = (value as { result?: unknown }).result;
     return recordable(toolName, { result, isError: false, update: value.update as ContextUpdate<D> });
@@ -162,7 +166,13 @@ function settle<D extends object, O>(
     record(
       state,
       prepared,
-      replaced ? { ...recordableResult(call.toolName, replaced.result, isError), update: outcome.update } : outcome,
+      replaced
+        ? {
+            ...recordableResult(call.toolName, replaced.result, isError),
+            update: outcome.update,
+            content: outcome.content,
+          }
+        : outcome,
     ),
   );
 }
@@ -191,7 +201,8 @@ function record<D extends object, O>(
   }
   if (prepared.type === "run" && !isError) state.toolSucceeded(call.toolName);
   // Committed with the next call's intent or at the end of the step (one fsync, not two).
-  state.context = state.context.addMessage({ role: "tool", ...identity, result, isError });
+  const content = !isError && outcome.content !== undefined ? { content: outcome.content } : {};
+  state.context = state.context.addMessage({ role: "tool", ...identity, result, isError, ...content });
   // A streaming run waits here for its reader.
   return state.publish(true);
 }

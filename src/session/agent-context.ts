@@ -154,6 +154,7 @@ export class AgentContext<D extends object = Record<string, unknown>> {
           toolName: message.toolName,
           result: message.result,
           isError: message.isError ?? false,
+          ...(message.content === undefined ? {} : { content: message.content }),
         });
       case "system":
         return this.#append("system_message", { content: message.content });

@@ -8,7 +8,7 @@ import type {
   ToolDefinition,
   WireTarget,
 } from "../models/model.js";
-import type { AssistantPart, Message, UserContentPart } from "./messages.js";
+import type { AssistantPart, Message, ToolResultPart, UserContentPart } from "./messages.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
 export interface EventMeta {
@@ -29,6 +29,8 @@ export interface EventDataMap {
     readonly toolName: string;
     readonly result: unknown;
     readonly isError: boolean;
+    /** Images, files or text the tool returned beside `result` (see `toolContent`). */
+    readonly content?: readonly ToolResultPart[];
   };
   system_message: { readonly content: string };
   /** The intent of a call, committed before it runs; a nested call (code mode) names its parent. */

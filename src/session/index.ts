@@ -23,6 +23,7 @@ export type {
   ProviderMetadata,
   SystemMessage,
   ToolMessage,
+  ToolResultPart,
   UserContentPart,
   UserMessage,
 } from "./messages.js";

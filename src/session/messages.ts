@@ -1,8 +1,19 @@
-/** A piece of user content. */
+/**
+ * A piece of user content. `data` is base64 (or a `data:`/`http(s):` URL) and `mediaType` its IANA
+ * type. Audio may come as an `audio` part or as a `file` part with an `audio/*` media type: each
+ * provider routes binary parts by media type (see README "Images, files and audio").
+ */
 export type UserContentPart =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "image"; readonly data: string; readonly mediaType: string }
-  | { readonly type: "file"; readonly data: string; readonly mediaType: string; readonly filename?: string };
+  | { readonly type: "file"; readonly data: string; readonly mediaType: string; readonly filename?: string }
+  | { readonly type: "audio"; readonly data: string; readonly mediaType: string };
+
+/**
+ * A piece of content a tool returns to the model beside its result (see `toolContent`): the same
+ * shapes as user content.
+ */
+export type ToolResultPart = UserContentPart;
 
 /**
  * Vendor-specific data that must travel with a part, keyed by provider name (for example an
@@ -46,6 +57,8 @@ export interface ToolMessage {
   readonly toolName: string;
   readonly result: unknown;
   readonly isError: boolean;
+  /** Images, files or text the tool returned beside `result` (see `toolContent`). */
+  readonly content?: readonly ToolResultPart[];
 }
 
 /** What the model sees: the projection of the session log's surface events. Tagged by `role`. */

@@ -19,6 +19,7 @@ export function projectMessage(event: SessionEvent): Message | undefined {
         toolName: event.data.toolName,
         result: event.data.result,
         isError: event.data.isError,
+        ...(event.data.content === undefined ? {} : { content: event.data.content }),
       };
     case "system_message":
       return { role: "system", content: event.data.content };

@@ -70,6 +70,7 @@ function userPart(part: UserContentPart): ContentPart {
       return { type: "text", content: part.text };
     case "image":
     case "file":
+    case "audio":
       return { type: "blob", modality: part.type, mime_type: part.mediaType };
     default: {
       const unhandled: never = part;

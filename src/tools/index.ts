@@ -16,3 +16,4 @@ export {
   tool,
   toToolDefinition,
 } from "./tool.js";
+export { isToolContent, type ToolContent, toolContent } from "./tool-content.js";

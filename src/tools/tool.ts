@@ -3,9 +3,16 @@ import { DefinitionError } from "../errors/user-errors.js";
 import type { JsonSchema, ToolDefinition } from "../models/model.js";
 import type { RunContext } from "../session/run-context.js";
 import { type CompiledSchema, compileSchema, type InferSchema, type SchemaInput } from "./schema.js";
+import type { ToolContent } from "./tool-content.js";
 
-/** What `execute` may return: a plain value, or the value with a context update for the run's deps. */
-export type ToolReturn<R, D extends object> = R | { readonly result: R; readonly update: ContextUpdate<D> };
+/**
+ * What `execute` may return: a plain value, the value with a context update for the run's deps, or
+ * `toolContent(...)`: the value with images, files or audio for the model (and optionally an update).
+ */
+export type ToolReturn<R, D extends object> =
+  | R
+  | { readonly result: R; readonly update: ContextUpdate<D> }
+  | ToolContent<R, D>;
 
 /** Decides, per call, whether a human (or policy) must approve it before it runs. */
 export type NeedsApproval<A, D extends object> =

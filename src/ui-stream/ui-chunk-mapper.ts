@@ -294,10 +294,12 @@ export class UIChunkMapper {
         if (skip !== undefined && event.seq > skip.seq) this.#skipping = false;
         return;
       case "tool_result": {
-        const { toolCallId, result, isError } = event.data;
+        const { toolCallId, result, isError, content } = event.data;
+        // A result with content parts (images, files) reaches the page as `{ result, content }`.
+        const output = content === undefined ? result : { result, content };
         if (this.#denied.has(toolCallId)) emit(plain({ type: "tool-output-denied", toolCallId }));
         else if (isError) emit(plain({ type: "tool-output-error", toolCallId, errorText: nested.errorText(result) }));
-        else emit(plain({ type: "tool-output-available", toolCallId, output: result }));
+        else emit(plain({ type: "tool-output-available", toolCallId, output }));
         return;
       }
       case "approval_requested":

@@ -46,7 +46,20 @@ export type AiSdkPromptPart =
       type: "tool-result";
       toolCallId: string;
       toolName: string;
-      output: { type: "text" | "error-text"; value: string } | { type: "json" | "error-json"; value: unknown };
+      output: AiSdkToolOutput;
+    };
+
+/** A tool result's output in the prompt; `content` carries images and files (v3 `image-data`/`file-data`, v2 `media`). */
+export type AiSdkToolOutput =
+  | { type: "text" | "error-text"; value: string }
+  | { type: "json" | "error-json"; value: unknown }
+  | {
+      type: "content";
+      value: (
+        | { type: "text"; text: string }
+        | { type: "media" | "image-data"; data: string; mediaType: string }
+        | { type: "file-data"; data: string; mediaType: string; filename?: string }
+      )[];
     };
 
 export type AiSdkMessage =

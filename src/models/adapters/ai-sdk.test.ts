@@ -147,6 +147,51 @@ describe("fromAiSdk", () => {
     });
   }
 
+  it("a tool result with content parts becomes `content` output: v3 image-data/file-data, v2 media", async () => {
+    const withContent: ModelRequest = {
+      ...request,
+      messages: [
+        ...request.messages.slice(0, 2),
+        {
+          role: "tool",
+          toolCallId: "c1",
+          toolName: "get_weather",
+          result: "Radar",
+          isError: false,
+          content: [
+            { type: "image", data: "AAAA", mediaType: "image/png" },
+            { type: "file", data: "JVBE", mediaType: "application/pdf", filename: "f.pdf" },
+          ],
+        },
+      ],
+    };
+    const outputs: Record<string, unknown> = {};
+    for (const version of ["v2", "v3"] as const) {
+      const fake = fakeLanguageModel(version, []);
+      await fromAiSdk(fake).doGenerate(withContent);
+      const tool = fake.calls[0]?.prompt.at(-1) as { content: { output: unknown }[] };
+      outputs[version] = tool.content[0]?.output;
+    }
+    expect(outputs).toEqual({
+      v2: {
+        type: "content",
+        value: [
+          { type: "text", text: "Radar" },
+          { type: "media", data: "AAAA", mediaType: "image/png" },
+          { type: "media", data: "JVBE", mediaType: "application/pdf" },
+        ],
+      },
+      v3: {
+        type: "content",
+        value: [
+          { type: "text", text: "Radar" },
+          { type: "image-data", data: "AAAA", mediaType: "image/png" },
+          { type: "file-data", data: "JVBE", mediaType: "application/pdf", filename: "f.pdf" },
+        ],
+      },
+    });
+  });
+
   it("doStream maps deltas and tool input parts; a tool-call without input parts is started and ended too", async () => {
     const { parts, error } = await collect(fromAiSdk(fakeLanguageModel("v2", fullStream)).doStream(request));
     expect(error).toBeUndefined();

@@ -12,6 +12,7 @@ import {
   type ResponsePart,
 } from "../model.js";
 import { classifyHttpError } from "../providers/shared/http.js";
+import { aiSdkToolOutput } from "./ai-sdk-tool-output.js";
 import type {
   AiSdkCallOptions,
   AiSdkContent,
@@ -43,7 +44,7 @@ export function fromAiSdk(languageModel: AiSdkLanguageModel): Model {
     async doGenerate(request: ModelRequest): Promise<ModelResponse> {
       let result: Awaited<ReturnType<AiSdkLanguageModel["doGenerate"]>>;
       try {
-        result = await languageModel.doGenerate(toCallOptions(request));
+        result = await languageModel.doGenerate(toCallOptions(request, languageModel.specificationVersion));
       } catch (error) {
         throw toNousError(provider, error, request.signal);
       }
@@ -57,7 +58,9 @@ export function fromAiSdk(languageModel: AiSdkLanguageModel): Model {
     async *doStream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
       let reader: ReadableStreamDefaultReader<unknown>;
       try {
-        reader = (await languageModel.doStream(toCallOptions(request))).stream.getReader();
+        reader = (
+          await languageModel.doStream(toCallOptions(request, languageModel.specificationVersion))
+        ).stream.getReader();
       } catch (error) {
         throw toNousError(provider, error, request.signal);
       }
@@ -85,11 +88,11 @@ export function fromAiSdk(languageModel: AiSdkLanguageModel): Model {
   };
 }
 
-function toCallOptions(request: ModelRequest): AiSdkCallOptions {
+function toCallOptions(request: ModelRequest, version: "v2" | "v3"): AiSdkCallOptions {
   const { settings } = request;
   const prompt: AiSdkMessage[] = [];
   if (request.instructions) prompt.push({ role: "system", content: request.instructions });
-  for (const message of request.messages) prompt.push(toPromptMessage(message));
+  for (const message of request.messages) prompt.push(toPromptMessage(message, version));
   const options: AiSdkCallOptions = { prompt };
   if (request.tools.length > 0) {
     options.tools = request.tools.map((tool) => ({
@@ -115,7 +118,7 @@ function toCallOptions(request: ModelRequest): AiSdkCallOptions {
   return options;
 }
 
-function toPromptMessage(message: Message): AiSdkMessage {
+function toPromptMessage(message: Message, version: "v2" | "v3"): AiSdkMessage {
   switch (message.role) {
     case "system":
       return { role: "system", content: message.content };
@@ -145,11 +148,7 @@ function toPromptMessage(message: Message): AiSdkMessage {
         ),
       };
     case "tool": {
-      const text = typeof message.result === "string";
-      const kind = message.isError ? (text ? "error-text" : "error-json") : text ? "text" : "json";
-      const output = text
-        ? { type: kind as "text" | "error-text", value: message.result as string }
-        : { type: kind as "json" | "error-json", value: message.result };
+      const output = aiSdkToolOutput(message, version);
       return {
         role: "tool",
         content: [{ type: "tool-result", toolCallId: message.toolCallId, toolName: message.toolName, output }],

@@ -1,7 +1,7 @@
-import { base64ToUtf8, utf8ToBase64 } from "../../platform/text-bytes.js";
-import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
+import type { AssistantPart, Message } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { applyAnthropicCache } from "./anthropic-cache.js";
+import { anthropicToolResultContent, anthropicUserBlocks } from "./anthropic-content.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 /** The tool that carries the answer when structured output is emulated with a forced tool call. */
@@ -139,7 +139,7 @@ function convertMessages(messages: readonly Message[], system: string[]): Turn[]
         if (message.content !== "") system.push(message.content);
         break;
       case "user":
-        push("user", convertUserContent(message.content));
+        push("user", anthropicUserBlocks(message.content));
         break;
       case "assistant":
         push("assistant", message.content.flatMap(convertAssistantPart));
@@ -148,7 +148,7 @@ function convertMessages(messages: readonly Message[], system: string[]): Turn[]
         const block: Block = {
           type: "tool_result",
           tool_use_id: message.toolCallId,
-          content: resultText(message.result),
+          content: anthropicToolResultContent(message, resultText(message.result)),
         };
         if (message.isError) block.is_error = true;
         push("user", [block]);
@@ -170,54 +170,6 @@ function convertMessages(messages: readonly Message[], system: string[]): Turn[]
     }
   }
   return turns;
-}
-
-function convertUserContent(content: string | readonly UserContentPart[]): Block[] {
-  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  return content.flatMap((part): Block[] => {
-    switch (part.type) {
-      case "text":
-        return part.text === "" ? [] : [{ type: "text", text: part.text }];
-      case "image":
-        return [{ type: "image", source: mediaSource(part.data, part.mediaType) }];
-      case "file":
-        return [fileBlock(part.data, part.mediaType, part.filename)];
-      default: {
-        const unexpected: never = part;
-        throw new Error(`unknown user content part: ${JSON.stringify(unexpected)}`);
-      }
-    }
-  });
-}
-
-function fileBlock(data: string, mediaType: string, filename: string | undefined): Block {
-  if (mediaType.startsWith("image/")) return { type: "image", source: mediaSource(data, mediaType) };
-  const source =
-    mediaType === "text/plain" && !/^https?:\/\//.test(data)
-      ? { type: "text", media_type: "text/plain", data: decodeText(data) }
-      : mediaSource(data, mediaType);
-  const block: Block = { type: "document", source };
-  if (filename !== undefined) block.title = filename;
-  return block;
-}
-
-/** A URL source for http(s) URLs; otherwise base64 data (a `data:` URL is unpacked). */
-function mediaSource(data: string, mediaType: string): Block {
-  if (/^https?:\/\//.test(data)) return { type: "url", url: data };
-  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(data);
-  if (dataUrl !== null) {
-    const payload = dataUrl[4] ?? "";
-    const base64 = dataUrl[3] !== undefined ? payload : utf8ToBase64(decodeURIComponent(payload));
-    return { type: "base64", media_type: dataUrl[1] || mediaType, data: base64 };
-  }
-  return { type: "base64", media_type: mediaType, data };
-}
-
-function decodeText(data: string): string {
-  const dataUrl = /^data:[^,]*?(;base64)?,(.*)$/s.exec(data);
-  if (dataUrl === null) return base64ToUtf8(data);
-  const payload = dataUrl[2] ?? "";
-  return dataUrl[1] !== undefined ? base64ToUtf8(payload) : decodeURIComponent(payload);
 }
 
 function convertAssistantPart(part: AssistantPart): Block[] {

@@ -1,7 +1,7 @@
-import { utf8ToBase64 } from "../../platform/text-bytes.js";
-import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
+import type { AssistantPart, Message } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
 import { applyGeminiCache } from "./gemini-cache.js";
+import { functionResponsesFirst, geminiToolResultParts, geminiUserParts } from "./gemini-content.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 type Part = Record<string, unknown>;
@@ -129,7 +129,7 @@ function convertMessages(messages: readonly Message[], system: Part[]): Content[
         if (message.content !== "") system.push({ text: message.content });
         break;
       case "user":
-        push("user", convertUserContent(message.content));
+        push("user", geminiUserParts(message.content));
         break;
       case "assistant":
         push("model", message.content.flatMap(convertAssistantPart));
@@ -140,7 +140,7 @@ function convertMessages(messages: readonly Message[], system: Part[]): Content[
           response: message.isError ? { error: jsonValue(message.result) } : { output: jsonValue(message.result) },
         };
         if (vendorIds.has(message.toolCallId)) functionResponse.id = message.toolCallId;
-        push("user", [{ functionResponse }]);
+        push("user", geminiToolResultParts(message, functionResponse));
         break;
       }
       default: {
@@ -149,36 +149,8 @@ function convertMessages(messages: readonly Message[], system: Part[]): Content[
       }
     }
   }
+  for (const content of contents) if (content.role === "user") content.parts = functionResponsesFirst(content.parts);
   return contents;
-}
-
-function convertUserContent(content: string | readonly UserContentPart[]): Part[] {
-  if (typeof content === "string") return content === "" ? [] : [{ text: content }];
-  return content.flatMap((part): Part[] => {
-    switch (part.type) {
-      case "text":
-        return part.text === "" ? [] : [{ text: part.text }];
-      case "image":
-      case "file":
-        return [mediaPart(part.data, part.mediaType)];
-      default: {
-        const unexpected: never = part;
-        throw new Error(`unknown user content part: ${JSON.stringify(unexpected)}`);
-      }
-    }
-  });
-}
-
-/** `fileData` for URLs (Files API or web), `inlineData` (base64) otherwise; a `data:` URL is unpacked. */
-function mediaPart(data: string, mediaType: string): Part {
-  if (/^(https?|gs):\/\//.test(data)) return { fileData: { mimeType: mediaType, fileUri: data } };
-  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(data);
-  if (dataUrl !== null) {
-    const payload = dataUrl[4] ?? "";
-    const base64 = dataUrl[3] !== undefined ? payload : utf8ToBase64(decodeURIComponent(payload));
-    return { inlineData: { mimeType: dataUrl[1] || mediaType, data: base64 } };
-  }
-  return { inlineData: { mimeType: mediaType, data } };
 }
 
 function withSignature(part: Part, signature: unknown): Part {

@@ -1,15 +1,11 @@
-import type { Message, UserContentPart } from "../../session/messages.js";
+import type { Message } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { openAICacheFields } from "./openai-cache.js";
+import { type ChatContentPart, chatContentPart, chatToolText, withChatToolAttachments } from "./openai-content.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
-
-type ChatContentPart =
-  | { type: "text"; text: string }
-  | { type: "image_url"; image_url: { url: string } }
-  | { type: "file"; file: { filename: string; file_data: string } };
 
 type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 
@@ -35,7 +31,8 @@ export function toChatBody(
   if (request.instructions !== undefined && request.instructions !== "") {
     messages.push({ role: "system", content: request.instructions });
   }
-  for (const message of request.messages) messages.push(...chatMessagesOf(message));
+  const converted = request.messages.map((message) => chatMessagesOf(message, options.provider));
+  messages.push(...withChatToolAttachments(request.messages, converted, options.provider));
   const { tools: providerTools, ...extra } = settings.providerOptions?.[options.provider] ?? {};
   const body: Record<string, unknown> = { model: modelId, messages };
   const tools = mergeTools({
@@ -87,11 +84,11 @@ function chatToolNames(tool: unknown): readonly string[] {
 const convertedMessages = new WeakMap<Message, readonly ChatMessage[]>();
 const convertedTools = new WeakMap<ModelRequest["tools"], readonly unknown[]>();
 
-function chatMessagesOf(message: Message): readonly ChatMessage[] {
-  if (!Object.isFrozen(message)) return toChatMessages(message);
+function chatMessagesOf(message: Message, provider: string): readonly ChatMessage[] {
+  if (!Object.isFrozen(message)) return toChatMessages(message, provider);
   let converted = convertedMessages.get(message);
   if (converted === undefined) {
-    converted = toChatMessages(message);
+    converted = toChatMessages(message, provider);
     convertedMessages.set(message, converted);
   }
   return converted;
@@ -110,7 +107,7 @@ function chatToolsOf(tools: ModelRequest["tools"]): readonly unknown[] {
   return converted;
 }
 
-function toChatMessages(message: Message): ChatMessage[] {
+function toChatMessages(message: Message, provider: string): ChatMessage[] {
   switch (message.role) {
     case "system":
       return [{ role: "system", content: message.content }];
@@ -118,7 +115,10 @@ function toChatMessages(message: Message): ChatMessage[] {
       return [
         {
           role: "user",
-          content: typeof message.content === "string" ? message.content : message.content.map(toChatContentPart),
+          content:
+            typeof message.content === "string"
+              ? message.content
+              : message.content.map((part) => chatContentPart(part, provider)),
         },
       ];
     case "assistant": {
@@ -138,35 +138,18 @@ function toChatMessages(message: Message): ChatMessage[] {
       ];
     }
     case "tool":
-      return [{ role: "tool", tool_call_id: message.toolCallId, content: toolResultText(message.result) }];
+      return [
+        {
+          role: "tool",
+          tool_call_id: message.toolCallId,
+          content: chatToolText(message, toolResultText(message.result)),
+        },
+      ];
     default: {
       const unknownMessage: never = message;
       throw new Error(`unknown message ${JSON.stringify(unknownMessage)}`);
     }
   }
-}
-
-function toChatContentPart(part: UserContentPart): ChatContentPart {
-  switch (part.type) {
-    case "text":
-      return { type: "text", text: part.text };
-    case "image":
-      return { type: "image_url", image_url: { url: dataUrl(part.data, part.mediaType) } };
-    case "file":
-      return {
-        type: "file",
-        file: { filename: part.filename ?? "file", file_data: dataUrl(part.data, part.mediaType) },
-      };
-    default: {
-      const unknownPart: never = part;
-      throw new Error(`unknown content part ${JSON.stringify(unknownPart)}`);
-    }
-  }
-}
-
-/** A `data:` URL for base64 data; URLs (http, https, data) are passed through. */
-export function dataUrl(data: string, mediaType: string): string {
-  return /^(https?:|data:)/.test(data) ? data : `data:${mediaType};base64,${data}`;
 }
 
 /** A tool result as the text a tool message carries. */

@@ -1,19 +1,17 @@
-import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
+import type { AssistantPart, Message } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { openAICacheFields } from "./openai-cache.js";
-import { dataUrl, toolResultText } from "./openai-chat-request.js";
+import { toolResultText } from "./openai-chat-request.js";
+import { type ResponsesContentPart, responsesContentPart, responsesToolOutput } from "./openai-content.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
-type InputContent =
-  | { type: "input_text"; text: string }
-  | { type: "input_image"; image_url: string }
-  | { type: "input_file"; filename: string; file_data: string };
+type InputContent = ResponsesContentPart;
 
 type InputItem =
   | { role: "system" | "user"; content: string | InputContent[] }
   | { role: "assistant"; content: string }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
-  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "function_call_output"; call_id: string; output: string | InputContent[] }
   | { type: "reasoning"; id: string; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string };
 
 /** What `include` asks for so that reasoning can be sent back without the API storing it. */
@@ -99,13 +97,22 @@ function toInputItems(message: Message, provider: string, stored: boolean): Inpu
       return [
         {
           role: "user",
-          content: typeof message.content === "string" ? message.content : message.content.map(toInputContent),
+          content:
+            typeof message.content === "string"
+              ? message.content
+              : message.content.map((part) => responsesContentPart(part, provider)),
         },
       ];
     case "assistant":
       return message.content.flatMap((part) => assistantItems(part, provider, stored));
     case "tool":
-      return [{ type: "function_call_output", call_id: message.toolCallId, output: toolResultText(message.result) }];
+      return [
+        {
+          type: "function_call_output",
+          call_id: message.toolCallId,
+          output: responsesToolOutput(message, toolResultText(message.result), provider),
+        },
+      ];
     default: {
       const unknownMessage: never = message;
       throw new Error(`unknown message ${JSON.stringify(unknownMessage)}`);
@@ -134,21 +141,6 @@ function assistantItems(part: AssistantPart, provider: string, stored: boolean):
     default: {
       const unknownPart: never = part;
       throw new Error(`unknown assistant part ${JSON.stringify(unknownPart)}`);
-    }
-  }
-}
-
-function toInputContent(part: UserContentPart): InputContent {
-  switch (part.type) {
-    case "text":
-      return { type: "input_text", text: part.text };
-    case "image":
-      return { type: "input_image", image_url: dataUrl(part.data, part.mediaType) };
-    case "file":
-      return { type: "input_file", filename: part.filename ?? "file", file_data: dataUrl(part.data, part.mediaType) };
-    default: {
-      const unknownPart: never = part;
-      throw new Error(`unknown content part ${JSON.stringify(unknownPart)}`);
     }
   }
 }
