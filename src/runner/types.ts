@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { RunTelemetry } from "../agent/run-telemetry-port.js";
 import type { Pricing } from "../cost/price-response.js";
+import type { CompactionPolicy } from "./compaction-policy.js";
 import type { RunCost } from "../cost/recorded-cost.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
@@ -149,6 +150,13 @@ export interface AgentOptions<D extends object, O> {
    * table or function knows; `false` records no cost.
    */
   pricing?: Pricing;
+  /**
+   * How the agent keeps its requests within the model's context window: `summarizeHistory(…)`
+   * (a recorded model call summarizes older turns past a token budget) or `dropToolResults(…)`
+   * (older tool results give way to a placeholder). Recorded as `compaction` events; the log keeps
+   * every original event. Default: none (a long session ends in `ContextTooLongError`).
+   */
+  compaction?: CompactionPolicy;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */
