@@ -64,6 +64,7 @@ export { loadPriceSource, PRICE_SOURCE, type PriceModule } from "./cost/price-so
 export { addCost, noCost, type RecordedCost, type RunCost } from "./cost/recorded-cost.js";
 export { projectRunCost, responseCost } from "./cost/run-cost.js";
 export { sessionCost } from "./cost/session-cost.js";
+export { CompactionFailedError, type CompactionProblem } from "./errors/compaction-error.js";
 export {
   type AgentIdentity,
   AgentMismatchError,
@@ -209,6 +210,14 @@ export {
   type StreamDelta,
   type StreamedLogEvent,
 } from "./runner/agent-stream-event.js";
+export {
+  type CompactionPolicy,
+  type DropToolResultsPolicy,
+  dropToolResults,
+  type SummarizePolicy,
+  summarizeHistory,
+} from "./runner/compaction-policy.js";
+export { estimateRequestTokens } from "./runner/context-tokens.js";
 export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
 export type { InDoubtDecision, InDoubtResolver } from "./runner/run-state.js";
 export type {
@@ -226,6 +235,8 @@ export type {
   ToolCallInfo,
   UsageLimits,
 } from "./runner/types.js";
+export { applyCompaction, type MessageView, SUMMARY_PREFIX } from "./session/compaction-view.js";
+export type { CompactionData, RequestPurpose } from "./session/events.js";
 export {
   AgentContext,
   type AgentContextOptions,

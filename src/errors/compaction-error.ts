@@ -27,6 +27,10 @@ export class CompactionFailedError extends NousError {
     super({ message: `Compaction: the summarization call to ${fields.model} ${reason}`, cause: fields.cause });
     this.problem = fields.problem;
     this.fault =
-      fields.problem === "empty_summary" ? "model" : NousError.isInstance(fields.cause) ? fields.cause.fault : "internal";
+      fields.problem === "empty_summary"
+        ? "model"
+        : NousError.isInstance(fields.cause)
+          ? fields.cause.fault
+          : "internal";
   }
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent/agent.js";
 import { DefinitionError } from "../errors/user-errors.js";
-import { wirePairingProblems } from "../models/providers/test-support/wire-pairing.js";
 import type { ModelRequest } from "../models/model.js";
+import { wirePairingProblems } from "../models/providers/test-support/wire-pairing.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { EventOf } from "../session/events.js";
 import type { Message } from "../session/messages.js";
@@ -42,9 +42,11 @@ describe("dropToolResults", () => {
     const agent = new Agent({ model, tools: [read], maxIterations: 20, compaction: dropToolResults({ keep: 2 }) });
     const result = await agent.run("read six files");
     // Each request: the results the model has seen beyond the 2 most recent are dropped.
-    expect(model.requests.map((request) => resultsOf(request.messages).filter((r) => r === DEFAULT_DROPPED_PLACEHOLDER).length)).toEqual([
-      0, 0, 0, 1, 2, 3, 4,
-    ]);
+    expect(
+      model.requests.map(
+        (request) => resultsOf(request.messages).filter((r) => r === DEFAULT_DROPPED_PLACEHOLDER).length,
+      ),
+    ).toEqual([0, 0, 0, 1, 2, 3, 4]);
     for (const request of model.requests) {
       const results = resultsOf(request.messages);
       expect(results.slice(-2).every((r) => r !== DEFAULT_DROPPED_PLACEHOLDER)).toBe(true);
@@ -63,7 +65,9 @@ describe("dropToolResults", () => {
     expect(JSON.stringify(result.log)).toContain("contents of f1");
     expect(result.messages).toEqual(projectMessages(result.log));
     for (const event of result.log.filter((event) => event.type === "model_request")) {
-      expect(recordedRequest(result.log, event.seq).request.messages).toEqual(model.requests[result.log.filter((e) => e.type === "model_request" && e.seq < event.seq).length]?.messages);
+      expect(recordedRequest(result.log, event.seq).request.messages).toEqual(
+        model.requests[result.log.filter((e) => e.type === "model_request" && e.seq < event.seq).length]?.messages,
+      );
     }
   });
 
@@ -81,8 +85,15 @@ describe("dropToolResults", () => {
   it("with maxTokens, drops only once a request would exceed it", async () => {
     const model = readingModel(6);
     // About 60 tokens per result: the budget is crossed after a few.
-    await new Agent({ model, tools: [read], maxIterations: 20, compaction: dropToolResults({ keep: 1, maxTokens: 330 }) }).run("go");
-    const dropped = model.requests.map((request) => resultsOf(request.messages).filter((r) => r === DEFAULT_DROPPED_PLACEHOLDER).length);
+    await new Agent({
+      model,
+      tools: [read],
+      maxIterations: 20,
+      compaction: dropToolResults({ keep: 1, maxTokens: 330 }),
+    }).run("go");
+    const dropped = model.requests.map(
+      (request) => resultsOf(request.messages).filter((r) => r === DEFAULT_DROPPED_PLACEHOLDER).length,
+    );
     expect(dropped.slice(0, 3)).toEqual([0, 0, 0]);
     expect(dropped.at(-1)).toBeGreaterThan(0);
   });
@@ -117,6 +128,14 @@ describe("where a summary may cut", () => {
 
   it("keeps fewer turns rather than summarize nothing new, and gives up when only one turn exists", () => {
     expect(chooseCut(messages.slice(0, 2), 2)).toBeUndefined();
-    expect(chooseCut([{ role: "user", content: "x" }, { role: "assistant", content: [call("z")] }], 3)).toBe(1);
+    expect(
+      chooseCut(
+        [
+          { role: "user", content: "x" },
+          { role: "assistant", content: [call("z")] },
+        ],
+        3,
+      ),
+    ).toBe(1);
   });
 });

@@ -12,7 +12,8 @@ export const DEFAULT_SUMMARY_INSTRUCTIONS =
 export const SUMMARY_REQUEST = "Summarize the conversation above, as instructed.";
 
 /** The result a dropped tool result is shown as unless the policy says otherwise. */
-export const DEFAULT_DROPPED_PLACEHOLDER = "[tool result removed from the context to save space; it is kept in the session log]";
+export const DEFAULT_DROPPED_PLACEHOLDER =
+  "[tool result removed from the context to save space; it is kept in the session log]";
 
 /**
  * Compaction by summary (see `summarizeHistory`): when the next request would exceed `maxTokens`,
@@ -93,7 +94,9 @@ export function summarizeHistory(options: {
  * @example
  * const agent = new Agent({ model: "openai:gpt-5-mini", tools: [readFile], compaction: dropToolResults({ keep: 3 }) });
  */
-export function dropToolResults(options: { keep?: number; maxTokens?: number; placeholder?: string } = {}): DropToolResultsPolicy {
+export function dropToolResults(
+  options: { keep?: number; maxTokens?: number; placeholder?: string } = {},
+): DropToolResultsPolicy {
   const keepResults = options.keep ?? 5;
   check("keep", keepResults, 0);
   if (options.maxTokens !== undefined) check("maxTokens", options.maxTokens, 1);
@@ -107,6 +110,8 @@ export function dropToolResults(options: { keep?: number; maxTokens?: number; pl
 
 function check(name: string, value: number, minimum: number): void {
   if (!Number.isInteger(value) || value < minimum) {
-    throw new DefinitionError({ message: `Compaction option ${name} must be a whole number >= ${minimum}, got ${value}` });
+    throw new DefinitionError({
+      message: `Compaction option ${name} must be a whole number >= ${minimum}, got ${value}`,
+    });
   }
 }

@@ -58,7 +58,13 @@ function dropResults<D extends object, O>(
     { strategy: "drop_tool_results", dropped, placeholder: policy.placeholder, tokensBefore, tokensAfter: 0 },
   );
   const tokensAfter = estimateRequestTokens({ ...request, messages: after.messages });
-  state.record("compaction", { strategy: "drop_tool_results", dropped, placeholder: policy.placeholder, tokensBefore, tokensAfter });
+  state.record("compaction", {
+    strategy: "drop_tool_results",
+    dropped,
+    placeholder: policy.placeholder,
+    tokensBefore,
+    tokensAfter,
+  });
   return true;
 }
 
@@ -118,9 +124,20 @@ async function summarize<D extends object, O>(
   if (summary === "") throw new CompactionFailedError({ problem: "empty_summary", model: name });
   const tokensAfter = estimateRequestTokens({
     ...request,
-    messages: [...messages.slice(0, firstReplaced), { role: "user", content: SUMMARY_PREFIX + summary }, ...messages.slice(cut)],
+    messages: [
+      ...messages.slice(0, firstReplaced),
+      { role: "user", content: SUMMARY_PREFIX + summary },
+      ...messages.slice(cut),
+    ],
   });
-  state.record("compaction", { strategy: "summarize", summary, replaces: [from, to], requestSeq, tokensBefore, tokensAfter });
+  state.record("compaction", {
+    strategy: "summarize",
+    summary,
+    replaces: [from, to],
+    requestSeq,
+    tokensBefore,
+    tokensAfter,
+  });
   return true;
 }
 

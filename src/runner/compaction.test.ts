@@ -85,17 +85,22 @@ describe("a 500-turn session with summarizing compaction", async () => {
     for (const request of main) expect(estimateRequestTokens(request)).toBeLessThanOrEqual(BUDGET);
     for (const compaction of compactions) {
       expect(compaction.data).toMatchObject({ strategy: "summarize", summary: expect.stringMatching(/^Summary \d+/) });
-      if (compaction.data.strategy === "summarize") expect(compaction.data.tokensAfter).toBeLessThan(compaction.data.tokensBefore);
+      if (compaction.data.strategy === "summarize")
+        expect(compaction.data.tokensAfter).toBeLessThan(compaction.data.tokensBefore);
     }
   });
 
   it("keeps every original event, and the summarization calls are recorded and counted", () => {
     expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
-    const prompts = log.filter((event) => event.type === "user_message").map((event) => (event.data as { content: string }).content);
+    const prompts = log
+      .filter((event) => event.type === "user_message")
+      .map((event) => (event.data as { content: string }).content);
     expect(prompts).toEqual(Array.from({ length: 500 }, (_, index) => `Please handle turn ${index + 1}.`));
     const calls = log.flatMap((event) =>
       event.type === "assistant_message"
-        ? (event.data as { content: { type: string; toolCallId?: string }[] }).content.filter((part) => part.type === "tool-call")
+        ? (event.data as { content: { type: string; toolCallId?: string }[] }).content.filter(
+            (part) => part.type === "tool-call",
+          )
         : [],
     );
     const results = log.filter((event) => event.type === "tool_result");
@@ -132,7 +137,9 @@ describe("a 500-turn session with summarizing compaction", async () => {
     const messages = projectMessages(log);
     const [first, ...rest] = messages;
     expect(first).toMatchObject({ role: "user", content: expect.stringContaining(SUMMARY_PREFIX) });
-    expect(rest.some((message) => message.role === "user" && String(message.content).startsWith(SUMMARY_PREFIX))).toBe(false);
+    expect(rest.some((message) => message.role === "user" && String(message.content).startsWith(SUMMARY_PREFIX))).toBe(
+      false,
+    );
     expect(messages.at(-1)).toMatchObject({ role: "assistant" });
   });
 
@@ -143,7 +150,9 @@ describe("a 500-turn session with summarizing compaction", async () => {
     const forked = await store.fork("long", { atSeq: end.seq, newSessionId: "fork" });
     const events = await store.read(forked);
     const raw = projectMessages(events);
-    expect(raw).toHaveLength(events.filter((event) => ["user_message", "assistant_message", "tool_result"].includes(event.type)).length);
+    expect(raw).toHaveLength(
+      events.filter((event) => ["user_message", "assistant_message", "tool_result"].includes(event.type)).length,
+    );
     expect(raw[0]).toEqual({ role: "user", content: "Please handle turn 1." });
     const plain = new ScriptedModel([{ text: "fine" }]);
     await new Agent({ model: plain, instructions: "You look records up.", tools: [lookup] }).run("and now?", {
@@ -171,7 +180,11 @@ describe("compaction and crashes", () => {
       { expectedLastSeq: 0 },
     );
     const resumedModel = sessionModel({ count: 0 });
-    const resumed = new Agent({ model: resumedModel, tools: [lookup], compaction: summarizeHistory({ maxTokens: 400, keepTurns: 1 }) });
+    const resumed = new Agent({
+      model: resumedModel,
+      tools: [lookup],
+      compaction: summarizeHistory({ maxTokens: 400, keepTurns: 1 }),
+    });
     const result = await resumed.resume("c", { store: crashed });
     expect(resumedModel.requests[0]?.messages).toEqual(projectMessages(log.slice(0, last + 1)));
     expect(resumedModel.requests[0]?.messages[0]).toMatchObject({ content: expect.stringContaining(SUMMARY_PREFIX) });

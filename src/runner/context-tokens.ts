@@ -17,7 +17,9 @@ const CHARS_PER_TOKEN = 4;
  */
 export function estimateRequestTokens(request: Pick<ModelRequest, "instructions" | "messages" | "tools">): number {
   const chars =
-    (request.instructions?.length ?? 0) + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length;
+    (request.instructions?.length ?? 0) +
+    JSON.stringify(request.messages).length +
+    JSON.stringify(request.tools).length;
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 

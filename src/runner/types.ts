@@ -2,7 +2,6 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { RunQueuePort } from "../agent/run-queue-port.js";
 import type { RunTelemetry } from "../agent/run-telemetry-port.js";
 import type { Pricing } from "../cost/price-response.js";
-import type { CompactionPolicy } from "./compaction-policy.js";
 import type { RunCost } from "../cost/recorded-cost.js";
 import type { JsonSchema, Model, ModelRequest, ModelResponse, ModelSettings } from "../models/model.js";
 import type { RetryPolicy } from "../models/retry.js";
@@ -11,6 +10,7 @@ import type { Message, MessageInput, UserContentPart } from "../session/messages
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { CompactionPolicy } from "./compaction-policy.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
 export type OutputMode = "tool" | "native" | "prompted" | "auto";

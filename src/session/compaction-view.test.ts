@@ -56,7 +56,9 @@ describe("applyCompaction and the messages projection", () => {
   });
 
   it("a second summary replaces the first one with what followed it", () => {
-    const log = baseLog().append("compaction", summarize(2, 6, "S1")).append("compaction", summarize(2, 7, "S2"));
+    const log = baseLog()
+      .append("compaction", summarize(2, 6, "S1"))
+      .append("compaction", summarize(2, 7, "S2"));
     expect(log.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(log.messages[1]).toEqual({ role: "user", content: `${SUMMARY_PREFIX}S2` });
     expect(projectMessages(log.events)).toEqual(log.messages);
@@ -64,10 +66,18 @@ describe("applyCompaction and the messages projection", () => {
 
   it("dropped results read the placeholder; the call and its pairing stay; later results of the same id do not", () => {
     const log = baseLog()
-      .append("compaction", { strategy: "drop_tool_results", dropped: ["a"], placeholder: "[gone]", tokensBefore: 9, tokensAfter: 3 })
+      .append("compaction", {
+        strategy: "drop_tool_results",
+        dropped: ["a"],
+        placeholder: "[gone]",
+        tokensBefore: 9,
+        tokensAfter: 3,
+      })
       .append("assistant_message", { content: [call("a")] })
       .append("tool_result", { toolCallId: "a", toolName: "t", result: "fresh", isError: false });
-    const results = log.messages.flatMap((message) => (message.role === "tool" ? [[message.toolCallId, message.result]] : []));
+    const results = log.messages.flatMap((message) =>
+      message.role === "tool" ? [[message.toolCallId, message.result]] : [],
+    );
     expect(results).toEqual([
       ["a", "[gone]"],
       ["b", "rb"],
@@ -100,7 +110,12 @@ describe("applyCompaction and the messages projection", () => {
     expect(windowMessages(events, [[1, 10]])).toEqual(log.messages);
     // The window a later summarization sends: the events before its cut and the compactions after it.
     const summarizing = log.append("user_message", { content: "three" }).append("compaction", summarize(2, 9, "S2"));
-    expect(windowMessages(summarizing.events, [[1, 9], [10, 10]])).toEqual(log.messages);
+    expect(
+      windowMessages(summarizing.events, [
+        [1, 9],
+        [10, 10],
+      ]),
+    ).toEqual(log.messages);
   });
 
   it("applyCompaction never touches the view it is given", () => {

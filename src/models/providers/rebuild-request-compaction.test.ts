@@ -22,7 +22,12 @@ import { openAIChatFixture } from "./test-support/openai-chat-fixture.js";
 import { openAIResponsesFixture } from "./test-support/openai-responses-fixture.js";
 import { wirePairingProblems } from "./test-support/wire-pairing.js";
 
-const fixtures: readonly DialectFixture[] = [openAIChatFixture, openAIResponsesFixture, anthropicFixture, geminiFixture];
+const fixtures: readonly DialectFixture[] = [
+  openAIChatFixture,
+  openAIResponsesFixture,
+  anthropicFixture,
+  geminiFixture,
+];
 
 const getWeather = tool({
   name: "get_weather",
@@ -131,9 +136,14 @@ describe.each(fixtures)("compaction against the $name wire-format server", (fixt
       });
       // The first result is seen by the model once, then dropped; the second is new in request 4.
       const results = (seq: number) =>
-        recordedRequest(log, seq).request.messages.flatMap((message) => (message.role === "tool" ? [message.result] : []));
+        recordedRequest(log, seq).request.messages.flatMap((message) =>
+          message.role === "tool" ? [message.result] : [],
+        );
       expect(results((requests[1] as SessionEvent).seq)).toEqual([expect.objectContaining({ city: "Paris" })]);
-      expect(results((requests[3] as SessionEvent).seq)).toEqual(["[dropped]", expect.objectContaining({ city: "Paris" })]);
+      expect(results((requests[3] as SessionEvent).seq)).toEqual([
+        "[dropped]",
+        expect.objectContaining({ city: "Paris" }),
+      ]);
       expect(JSON.stringify(server.requests[3]?.body)).toContain("[dropped]");
     });
   });

@@ -18,8 +18,12 @@ const records = (value: unknown): Json[] => (Array.isArray(value) ? (value as Js
  */
 export function wirePairingProblems(request: ModelRequest): string[] {
   return [
-    ...anthropicProblems(buildAnthropicRequest(request, { modelId: "claude-sonnet-4-5", stream: false, structuredOutput: "native" }).body),
-    ...chatProblems(toChatBody("gpt-4o", request, { stream: false, maxTokensField: "max_tokens", provider: "openai-chat" })),
+    ...anthropicProblems(
+      buildAnthropicRequest(request, { modelId: "claude-sonnet-4-5", stream: false, structuredOutput: "native" }).body,
+    ),
+    ...chatProblems(
+      toChatBody("gpt-4o", request, { stream: false, maxTokensField: "max_tokens", provider: "openai-chat" }),
+    ),
     ...responsesProblems(toResponsesBody("gpt-5-mini", request, { stream: false, provider: "openai" })),
     ...geminiProblems(buildGeminiRequest(request)),
   ];
@@ -29,7 +33,8 @@ function alternation(api: string, roles: string[], user: string): string[] {
   const problems: string[] = [];
   if (roles.length > 0 && roles[0] !== user) problems.push(`${api}: the first turn is ${roles[0]}, not ${user}`);
   roles.forEach((role, index) => {
-    if (index > 0 && roles[index - 1] === role) problems.push(`${api}: turns ${index - 1} and ${index} are both ${role}`);
+    if (index > 0 && roles[index - 1] === role)
+      problems.push(`${api}: turns ${index - 1} and ${index} are both ${role}`);
   });
   return problems;
 }
@@ -40,12 +45,14 @@ function turnPairs(api: string, turns: { calls: string[]; results: string[] }[])
   turns.forEach((turn, index) => {
     const before = index > 0 ? (turns[index - 1] as { calls: string[] }).calls : [];
     for (const result of turn.results) {
-      if (!before.includes(result)) problems.push(`${api}: turn ${index} answers ${result}, not called in the turn before`);
+      if (!before.includes(result))
+        problems.push(`${api}: turn ${index} answers ${result}, not called in the turn before`);
     }
     const next = turns[index + 1];
     if (next === undefined) return;
     for (const call of turn.calls) {
-      if (!next.results.includes(call)) problems.push(`${api}: call ${call} of turn ${index} has no result in the next turn`);
+      if (!next.results.includes(call))
+        problems.push(`${api}: call ${call} of turn ${index} has no result in the next turn`);
     }
   });
   return problems;
@@ -53,7 +60,11 @@ function turnPairs(api: string, turns: { calls: string[]; results: string[] }[])
 
 function anthropicProblems(body: Json): string[] {
   const messages = records(body.messages);
-  const problems = alternation("anthropic", messages.map((message) => String(message.role)), "user");
+  const problems = alternation(
+    "anthropic",
+    messages.map((message) => String(message.role)),
+    "user",
+  );
   const turns = messages.map((message) => {
     const blocks = records(message.content);
     return {
@@ -66,13 +77,22 @@ function anthropicProblems(body: Json): string[] {
 
 function geminiProblems(body: Json): string[] {
   const contents = records(body.contents);
-  const problems = alternation("gemini", contents.map((content) => String(content.role)), "user");
+  const problems = alternation(
+    "gemini",
+    contents.map((content) => String(content.role)),
+    "user",
+  );
   // Gemini pairs by name and count: the nth response of a turn answers the nth call of the turn before.
   const turns = contents.map((content) => {
     const parts = records(content.parts);
     const calls = parts.flatMap((part) => (part.functionCall ? [String((part.functionCall as Json).name)] : []));
-    const results = parts.flatMap((part) => (part.functionResponse ? [String((part.functionResponse as Json).name)] : []));
-    return { calls: calls.map((name, index) => `${name}#${index}`), results: results.map((name, index) => `${name}#${index}`) };
+    const results = parts.flatMap((part) =>
+      part.functionResponse ? [String((part.functionResponse as Json).name)] : [],
+    );
+    return {
+      calls: calls.map((name, index) => `${name}#${index}`),
+      results: results.map((name, index) => `${name}#${index}`),
+    };
   });
   return [...problems, ...turnPairs("gemini", turns)];
 }
