@@ -226,4 +226,21 @@ describe("compaction and crashes", () => {
     const error = await agent.run("turn 1").catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "compaction_failed", problem: "empty_summary", fault: "model" });
   });
+
+  it("a streamed run delivers the compaction's events as the log's live tail", async () => {
+    const model = sessionModel({ count: 0 });
+    const agent = new Agent({ model, tools: [lookup], compaction: summarizeHistory({ maxTokens: 300, keepTurns: 1 }) });
+    const store = new MemoryStore();
+    for (let turn = 1; turn <= 3; turn++) await agent.run(`Please handle turn ${turn}.`, { sessionId: "s", store });
+    const before = (await store.read("s")).length;
+    const stream = agent.stream("Please handle turn 4.", { sessionId: "s", store });
+    const streamed: { seq: number; type: string; data: unknown }[] = [];
+    for await (const event of stream)
+      if (event.kind === "event") streamed.push({ seq: event.seq, type: event.type, data: event.data });
+    const result = await stream.result;
+    const tail = result.log.slice(before).map(({ seq, type, data }) => ({ seq, type, data }));
+    expect(streamed).toEqual(tail);
+    expect(streamed.some((event) => event.type === "compaction")).toBe(true);
+    expect(result.messages).toEqual(projectMessages(result.log));
+  });
 });
