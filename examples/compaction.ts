@@ -7,7 +7,15 @@
  * Run: npx tsx examples/compaction.ts
  */
 import { z } from "zod";
-import { Agent, estimateRequestTokens, MemoryStore, projectMessages, summarizeHistory, tool } from "../src/index.js";
+import {
+  Agent,
+  estimateRequestTokens,
+  isEventOf,
+  MemoryStore,
+  projectMessages,
+  summarizeHistory,
+  tool,
+} from "../src/index.js";
 import { FunctionModel } from "../src/testing.js";
 
 const lookup = tool({
@@ -41,7 +49,7 @@ let seen = 0;
 for (let turn = 1; turn <= 200; turn++) {
   const result = await agent.run(`Where is order ${turn}?`, { sessionId: "orders", store });
   for (const event of result.log.slice(seen)) {
-    if (event.type === "compaction" && event.data.strategy === "summarize") {
+    if (isEventOf(event, "compaction") && event.data.strategy === "summarize") {
       const { replaces, tokensBefore, tokensAfter } = event.data;
       console.log(`turn ${turn}: seq ${replaces.join("–")} summarized, ${tokensBefore} → ${tokensAfter} tokens`);
     }
