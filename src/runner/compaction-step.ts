@@ -106,6 +106,8 @@ async function summarize<D extends object, O>(
   const committing = state.commit();
   if (committing) await committing;
   const started = performance.now();
+  // Which model of a fallback chain answers this call: set by its own notices, not the last step's.
+  state.fallbackTo = undefined;
   let response: ModelResponse;
   try {
     response = await raceAbort(model.doGenerate(summaryRequest), state.config.signal);

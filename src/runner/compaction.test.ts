@@ -243,4 +243,37 @@ describe("compaction and crashes", () => {
     expect(streamed.some((event) => event.type === "compaction")).toBe(true);
     expect(result.messages).toEqual(projectMessages(result.log));
   });
+
+  it("another model may write the summary: its call is recorded under its name and counted in the run's usage", async () => {
+    const main = new ScriptedModel([
+      { toolCalls: [{ name: "lookup", args: { id: 1 } }], usage: { inputTokens: 900, outputTokens: 5 } },
+      { text: "found it", usage: { inputTokens: 50, outputTokens: 5 } },
+    ]);
+    const summarizer = new ScriptedModel(
+      [{ text: "The user wants record 1.", usage: { inputTokens: 70, outputTokens: 9 } }],
+      {
+        modelId: "small",
+      },
+    );
+    const agent = new Agent({
+      model: main,
+      tools: [lookup],
+      compaction: summarizeHistory({ maxTokens: 100, keepTurns: 1, model: summarizer, instructions: "Be short." }),
+    });
+    const result = await agent.run("turn 1");
+    expect(summarizer.requests).toHaveLength(1);
+    expect(summarizer.requests[0]?.instructions).toBe("Be short.");
+    expect(main.requests[1]?.messages[0]).toEqual({
+      role: "user",
+      content: `${SUMMARY_PREFIX}The user wants record 1.`,
+    });
+    const requests = requestsOf(result.log);
+    expect(requests.map((event) => [event.data.model, event.data.purpose])).toEqual([
+      ["scripted:script", undefined],
+      ["scripted:small", "compaction"],
+      ["scripted:script", undefined],
+    ]);
+    expect(result.usage).toMatchObject({ requests: 3, inputTokens: 1020, outputTokens: 19 });
+    expect(projectUsage(result.log)).toEqual(result.usage);
+  });
 });
