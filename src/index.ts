@@ -95,6 +95,7 @@ export {
 } from "./embeddings/openai-embedding-model.js";
 export type { EmbeddingEncoding } from "./embeddings/openai-embedding-wire.js";
 export { EmbeddingCountMismatchError, EmbeddingInputError } from "./errors/embedding-errors.js";
+export { CompactionFailedError, type CompactionProblem } from "./errors/compaction-error.js";
 export {
   type AgentIdentity,
   AgentMismatchError,
@@ -250,6 +251,14 @@ export {
   type StreamDelta,
   type StreamedLogEvent,
 } from "./runner/agent-stream-event.js";
+export {
+  type CompactionPolicy,
+  type DropToolResultsPolicy,
+  dropToolResults,
+  type SummarizePolicy,
+  summarizeHistory,
+} from "./runner/compaction-policy.js";
+export { estimateRequestTokens } from "./runner/context-tokens.js";
 export { OUTPUT_TOOL_NAME } from "./runner/output-spec.js";
 export type { OutputElement, OutputStreamEvent, PartialValue } from "./runner/output-stream-event.js";
 export { PartialJsonParser } from "./runner/partial-json.js";
@@ -269,6 +278,8 @@ export type {
   ToolCallInfo,
   UsageLimits,
 } from "./runner/types.js";
+export { applyCompaction, type MessageView, SUMMARY_PREFIX } from "./session/compaction-view.js";
+export type { CompactionData, RequestPurpose } from "./session/events.js";
 export {
   AgentContext,
   type AgentContextOptions,

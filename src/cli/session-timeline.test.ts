@@ -41,3 +41,30 @@ describe("timeline lines of the request, retry and pause events", () => {
     );
   });
 });
+
+describe("timeline lines of compactions", () => {
+  it("say what was summarized or dropped, and the tokens before and after", () => {
+    const summarized = {
+      strategy: "summarize",
+      summary: "The user asked about orders.",
+      replaces: [2, 40],
+      requestSeq: 41,
+      tokensBefore: 9120,
+      tokensAfter: 840,
+    };
+    expect(summarizeEvent(event("compaction", summarized))).toBe(
+      "seq 2–40 summarized: The user asked about orders. · 9120 → 840 tokens",
+    );
+    const dropped = {
+      strategy: "drop_tool_results",
+      dropped: ["a", "b"],
+      placeholder: "[x]",
+      tokensBefore: 900,
+      tokensAfter: 300,
+    };
+    expect(summarizeEvent(event("compaction", dropped))).toBe("2 tool results dropped · 900 → 300 tokens");
+    expect(
+      summarizeEvent(event("model_request", { model: "m:x", iteration: 3, messageCount: 9, purpose: "compaction" })),
+    ).toBe("m:x · iteration 3 · 9 messages · for compaction");
+  });
+});

@@ -48,7 +48,9 @@ function describeEvent(event: SessionEvent): string {
       return `${origin}${operations.map((operation) => `${operation.op} ${operation.key}`).join(", ")}`;
     }
     case "model_request":
-      return `${String(data.model)} · iteration ${String(data.iteration)} · ${String(data.messageCount)} messages`;
+      return `${String(data.model)} · iteration ${String(data.iteration)} · ${String(data.messageCount)} messages${data.purpose ? ` · for ${String(data.purpose)}` : ""}`;
+    case "compaction":
+      return describeCompaction(data);
     case "model_response": {
       const usage = (data.usage ?? {}) as { totalTokens?: number; inputTokens?: number; outputTokens?: number };
       const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
@@ -91,6 +93,17 @@ function describeEvent(event: SessionEvent): string {
     default:
       return preview(event.data, 100);
   }
+}
+
+/** `seq 2–40 summarized: "The user…" · 9120 → 840 tokens`, or `3 tool results dropped · …`. */
+function describeCompaction(data: Data): string {
+  const tokens = `${String(data.tokensBefore)} → ${String(data.tokensAfter)} tokens`;
+  if (data.strategy === "summarize") {
+    const [from, to] = (data.replaces as [number, number] | undefined) ?? [];
+    return `seq ${String(from)}–${String(to)} summarized: ${preview(data.summary, 60)} · ${tokens}`;
+  }
+  const dropped = (data.dropped as unknown[] | undefined) ?? [];
+  return `${dropped.length} tool result${dropped.length === 1 ? "" : "s"} dropped · ${tokens}`;
 }
 
 function describeRecordedError(error: unknown): string {

@@ -77,7 +77,11 @@ function eventSummary(event) {
       return (data.origin === "initial" ? "initial deps: " : (data.toolName || "") + ": ") +
         (data.operations || []).map((op) => op.op + " " + op.key).join(", ");
     case "model_request":
-      return data.model + (data.wire ? " via " + data.wire.api : "") + ", " + data.messageCount + " messages" + (data.stream ? ", streamed" : "");
+      return data.model + (data.wire ? " via " + data.wire.api : "") + ", " + data.messageCount + " messages" + (data.stream ? ", streamed" : "") + (data.purpose ? ", for " + data.purpose : "");
+    case "compaction":
+      return (data.strategy === "summarize"
+        ? "seq " + (data.replaces || []).join("–") + " summarized: " + short(data.summary, 50)
+        : (data.dropped || []).length + " tool results dropped") + " · " + data.tokensBefore + " → " + data.tokensAfter + " tokens";
     case "tool_definitions":
       return (data.tools || []).length + " tools: " + (data.tools || []).map((tool) => tool.name).join(", ");
     case "model_retry":

@@ -1,10 +1,10 @@
 import { priceResponse } from "../cost/price-response.js";
-import { addCost } from "../cost/recorded-cost.js";
+import { addCost, type RecordedCost } from "../cost/recorded-cost.js";
 import { responseCost } from "../cost/run-cost.js";
 import { FALLBACK_PROVIDER, firstOfChain } from "../models/fallback.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { modelName } from "../models/model.js";
-import type { EventDataMap } from "../session/events.js";
+import type { EventDataMap, RequestPurpose } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
@@ -57,27 +57,8 @@ export async function dispatchRequest<D extends object, O>(
   }
   const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
   if (hooks.postResponse) response = (await hooks.postResponse(response, state.runContext())) ?? response;
-  state.usage = addUsage(state.usage, responseUsage(response.usage));
-  const recorded: Mutable<EventDataMap["model_response"]> = {
-    model: response.modelId ? `${model.provider}:${response.modelId}` : name,
-    usage: response.usage,
-    finishReason: response.finishReason,
-    latencyMs,
-  };
-  // Assigned, not spread in: this runs once per step.
-  if (response.responseId !== undefined) recorded.responseId = response.responseId;
-  if (response.requestId !== undefined) recorded.requestId = response.requestId;
-  const { pricing, now } = state.config.options;
-  // Prices in force now, by the clock the events are stamped with. A promise only while the price
-  // data loads (once per process) — or never, for unpriced models.
-  const priced = priceResponse(answeringModel(model, response, state.fallbackTo) ?? recorded.model, response.usage, {
-    ...(pricing === undefined ? {} : { pricing }),
-    ...(now === undefined ? {} : { at: now() }),
-  });
-  const cost = priced instanceof Promise ? await priced : priced;
-  if (cost !== undefined) recorded.cost = cost;
-  state.cost = addCost(state.cost, responseCost(cost));
-  state.record("model_response", recorded);
+  const recording = recordResponse(state, model, response, latencyMs);
+  if (recording) await recording;
   // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
   // crash before then is asked for again on resume, and nothing has acted on it yet.
   state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });
@@ -97,4 +78,45 @@ function toAssistantParts(response: ModelResponse): AssistantPart[] {
     };
     return part.providerMetadata ? { ...call, providerMetadata: part.providerMetadata } : call;
   });
+}
+
+/**
+ * Adds a response's usage and cost to the run's and records its `model_response` (with `purpose`
+ * for a call made for another reason than the next step, e.g. a compaction's summary). A promise
+ * only while the price data loads.
+ */
+export function recordResponse<D extends object, O>(
+  state: RunState<D, O>,
+  model: Model,
+  response: ModelResponse,
+  latencyMs: number,
+  purpose?: RequestPurpose,
+): Promise<void> | undefined {
+  const name = modelName(model);
+  state.usage = addUsage(state.usage, responseUsage(response.usage));
+  const recorded: Mutable<EventDataMap["model_response"]> = {
+    model: response.modelId ? `${model.provider}:${response.modelId}` : name,
+    usage: response.usage,
+    finishReason: response.finishReason,
+    latencyMs,
+  };
+  // Assigned, not spread in: this runs once per step.
+  if (response.responseId !== undefined) recorded.responseId = response.responseId;
+  if (response.requestId !== undefined) recorded.requestId = response.requestId;
+  if (purpose !== undefined) recorded.purpose = purpose;
+  const { pricing, now } = state.config.options;
+  // Prices in force now, by the clock the events are stamped with. A promise only while the price
+  // data loads (once per process) — or never, for unpriced models.
+  const priced = priceResponse(answeringModel(model, response, state.fallbackTo) ?? recorded.model, response.usage, {
+    ...(pricing === undefined ? {} : { pricing }),
+    ...(now === undefined ? {} : { at: now() }),
+  });
+  const finish = (cost: RecordedCost | undefined): void => {
+    if (cost !== undefined) recorded.cost = cost;
+    state.cost = addCost(state.cost, responseCost(cost));
+    state.record("model_response", recorded);
+  };
+  if (priced instanceof Promise) return priced.then(finish);
+  finish(priced);
+  return undefined;
 }

@@ -1,8 +1,9 @@
-import type { ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
+import type { Model, ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
 import { modelName } from "../models/model.js";
 import { sha256Hex } from "../platform/sha256.js";
 import { canonicalJson } from "../session/canonical-json.js";
-import type { EventDataMap, RecordedSettings, SessionEvent } from "../session/events.js";
+import type { EventDataMap, RecordedSettings, RequestPurpose, SessionEvent } from "../session/events.js";
+import type { Message } from "../session/messages.js";
 import { recordedError } from "../session/recorded-error.js";
 import type { RunState } from "./run-state.js";
 
@@ -36,21 +37,28 @@ export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
  * stream flag, instructions, tools (by hash, with one `tool_definitions` event per distinct set in
  * the session), settings, output, and the messages as the seq range of the surface events they are
  * the projection of — or inline, when a `preRequest` hook sent other messages. `name` is the
- * model's `provider:modelId` (the caller has it already).
+ * model's `provider:modelId` (the caller has it already). A call made for another purpose (a
+ * compaction's summary) names its model, window and appended messages in `side`; it is not streamed.
  */
 export function recordRequest<D extends object, O>(
   state: RunState<D, O>,
   request: ModelRequest,
   name: string = modelName(state.config.model),
+  side?: SideRequest,
 ): void {
-  const { model, emit } = state.config;
+  const model = side?.model ?? state.config.model;
+  const emit = side === undefined ? state.config.emit : undefined;
   const log = state.context.log;
   const data: Mutable<EventDataMap["model_request"]> = {
     model: name,
     iteration: state.iteration,
     messageCount: request.messages.length,
   };
-  if (request.messages === state.context.messages) {
+  if (side !== undefined) {
+    data.purpose = side.purpose;
+    data.window = side.window;
+    if (side.appended.length > 0) data.appended = side.appended;
+  } else if (request.messages === state.context.messages) {
     // Bookkeeping events project to nothing: the whole log so far is the window, in O(1).
     data.window = log.length === 0 ? [] : [[(log.at(0) as SessionEvent).seq, log.nextSeq - 1]];
   } else {
@@ -74,6 +82,16 @@ export function recordRequest<D extends object, O>(
   const settings = recordedSettings(request.settings);
   if (settings !== undefined) data.settings = settings;
   state.record("model_request", data);
+}
+
+/** A request made for another purpose than the run's next step, as `recordRequest` records it. */
+export interface SideRequest {
+  readonly purpose: RequestPurpose;
+  readonly model: Model;
+  /** The seq ranges of the events whose projection the request's messages start with. */
+  readonly window: readonly (readonly [number, number])[];
+  /** The messages sent after the window's. */
+  readonly appended: readonly Message[];
 }
 
 /**

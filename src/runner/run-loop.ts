@@ -6,6 +6,7 @@ import { redactError } from "../redaction/redact.js";
 import type { PausedApproval } from "../session/events.js";
 import type { MessageInput } from "../session/messages.js";
 import { throwIfAborted } from "./abort.js";
+import { compactBeforeRequest } from "./compaction-step.js";
 import { ConsumerStoppedError } from "./event-channel.js";
 import { assembleRequest } from "./prompt-assembly.js";
 import { dispatchRequest } from "./request-dispatch.js";
@@ -68,7 +69,8 @@ export async function runLoop<D extends object, O>(state: RunState<D, O>, start:
     while (true) {
       throwIfAborted(signal);
       const assembled = assembleRequest(state);
-      const request = assembled instanceof Promise ? await assembled : assembled;
+      let request = assembled instanceof Promise ? await assembled : assembled;
+      if (options.compaction !== undefined) request = await compactBeforeRequest(state, request);
       const response = await dispatchRequest(state, request);
       const step = await resolveStep(state, response);
       // A step's results are committed with the next model_request (before it is sent), a final

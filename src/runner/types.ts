@@ -10,6 +10,7 @@ import type { Message, MessageInput, UserContentPart } from "../session/messages
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { CompactionPolicy } from "./compaction-policy.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
 export type OutputMode = "tool" | "native" | "prompted" | "auto";
@@ -149,6 +150,13 @@ export interface AgentOptions<D extends object, O> {
    * table or function knows; `false` records no cost.
    */
   pricing?: Pricing;
+  /**
+   * How the agent keeps its requests within the model's context window: `summarizeHistory(…)`
+   * (a recorded model call summarizes older turns past a token budget) or `dropToolResults(…)`
+   * (older tool results give way to a placeholder). Recorded as `compaction` events; the log keeps
+   * every original event. Default: none (a long session ends in `ContextTooLongError`).
+   */
+  compaction?: CompactionPolicy;
 }
 
 /** Options of one run. `deps` is required when the deps type has required keys. */

@@ -96,6 +96,10 @@ export interface EventDataMap {
     readonly window?: readonly (readonly [number, number])[];
     /** The messages themselves, only when a `preRequest` hook sent others than the log's projection. */
     readonly messages?: readonly Message[];
+    /** Why the request was made, when not for the run's next step: `"compaction"` for a summarization call. */
+    readonly purpose?: RequestPurpose;
+    /** Messages sent after those of the window (a summarization call's instruction). */
+    readonly appended?: readonly Message[];
   };
   model_response: {
     readonly model: string;
@@ -109,6 +113,8 @@ export interface EventDataMap {
     readonly requestId?: string;
     /** What the response cost (see `RecordedCost`); absent in logs written before costs were recorded, or with `pricing: false`. */
     readonly cost?: RecordedCost;
+    /** Set when the response answers a request made for another purpose than the run's next step (see `model_request`). */
+    readonly purpose?: RequestPurpose;
   };
   /** A set of tool definitions, recorded once per distinct set in a session; requests name it by `hash`. */
   tool_definitions: { readonly hash: string; readonly tools: readonly ToolDefinition[] };
@@ -187,7 +193,39 @@ export interface EventDataMap {
   tool_call_abandoned: { readonly toolCallId: string; readonly toolName: string; readonly reason: string };
   run_completed: { readonly runId: string; readonly output?: unknown };
   run_failed: { readonly runId: string; readonly error: { readonly code: string; readonly message: string } };
+  /**
+   * The model's view of the session was compacted (see `CompactionPolicy`). Bookkeeping: it projects
+   * to no message itself, but the messages projection applies it to the messages before it; the
+   * events it stands for stay in the log.
+   */
+  compaction: CompactionData;
 }
+
+/** Why a model request was made, when not for the run's next step. */
+export type RequestPurpose = "compaction";
+
+/** What a `compaction` event records; `strategy` says which fields it has. */
+export type CompactionData =
+  | {
+      readonly strategy: "summarize";
+      /** The summary shown in place of the replaced messages (as a user message). */
+      readonly summary: string;
+      /** The inclusive `[fromSeq, toSeq]` range of events whose messages the summary replaces (system messages stay). */
+      readonly replaces: readonly [number, number];
+      /** The seq of the summarization call's `model_request`. */
+      readonly requestSeq: number;
+      /** Estimated tokens of the next request before and after (see `estimateRequestTokens`). */
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | {
+      readonly strategy: "drop_tool_results";
+      /** The tool calls whose results are shown as `placeholder` from here on. */
+      readonly dropped: readonly string[];
+      readonly placeholder: string;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    };
 
 /** Settings as recorded: the request's `ModelSettings`, JSON-normalized. */
 export type RecordedSettings = ModelSettings;
@@ -273,6 +311,7 @@ const builtin = new Set<string>([
   "model_stream_reset",
   "partial_response",
   "run_paused",
+  "compaction",
 ] satisfies BuiltinEventType[]);
 
 export function isSurfaceType(type: string): type is SurfaceEventType {

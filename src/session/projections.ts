@@ -1,6 +1,7 @@
 import { ContextUpdate } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
-import { isBuiltinEvent, type SessionEvent } from "./events.js";
+import { applyCompaction } from "./compaction-view.js";
+import { isBuiltinEvent, isEventOf, type SessionEvent } from "./events.js";
 import type { Message } from "./messages.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "./usage.js";
 
@@ -43,6 +44,7 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "model_stream_reset":
     case "partial_response":
     case "run_paused":
+    case "compaction":
       return undefined;
     default: {
       const unhandled: never = event;
@@ -52,16 +54,28 @@ export function projectMessage(event: SessionEvent): Message | undefined {
 }
 
 /**
- * The messages the model sees: the projection of the surface events, in order.
+ * The messages the model sees: the projection of the surface events, in order, with each
+ * `compaction` event applied to the messages before it (a summary in place of the range it
+ * replaces, placeholders for dropped tool results; see `applyCompaction`).
  *
  * @example
  * projectMessages(result.log); // equals result.messages
  */
 export function projectMessages(events: Iterable<SessionEvent>): Message[] {
-  const messages: Message[] = [];
+  let messages: Message[] = [];
+  let seqs: number[] = [];
   for (const event of events) {
+    if (isEventOf(event, "compaction")) {
+      const view = applyCompaction({ messages, seqs }, event.data);
+      messages = view.messages as Message[];
+      seqs = view.seqs as number[];
+      continue;
+    }
     const message = projectMessage(event);
-    if (message !== undefined) messages.push(message);
+    if (message !== undefined) {
+      messages.push(message);
+      seqs.push(event.seq);
+    }
   }
   return messages;
 }

@@ -3,7 +3,7 @@ import type { ModelRequest, ToolDefinition, WireTarget } from "../models/model.j
 import type { EventOf, SessionEvent } from "./events.js";
 import { isEventOf } from "./events.js";
 import type { Message } from "./messages.js";
-import { projectMessage } from "./projections.js";
+import { projectMessages } from "./projections.js";
 
 /** A model request as its `model_request` event records it, resolved against the log. */
 export interface RecordedRequest {
@@ -43,7 +43,7 @@ export function recordedRequest(events: readonly SessionEvent[], seq: number): R
   const data = event.data;
   const request: ModelRequest = {
     ...(data.instructions === undefined ? {} : { instructions: data.instructions }),
-    messages: data.messages ?? windowMessages(events, data.window ?? [], requestIndex),
+    messages: withAppended(data.messages ?? windowMessages(events, data.window ?? [], requestIndex), data.appended),
     tools: data.toolsHash === undefined ? [] : toolsOf(events, data.toolsHash, requestIndex),
     ...(data.toolChoice === undefined ? {} : { toolChoice: data.toolChoice }),
     ...(data.output === undefined ? {} : { output: data.output }),
@@ -53,22 +53,28 @@ export function recordedRequest(events: readonly SessionEvent[], seq: number): R
   return { event, wire, stream: data.stream === true, request };
 }
 
-/** The messages projected from the surface events whose seq lies in one of `ranges` (inclusive), before `end`. */
+/**
+ * The messages projected from the events whose seq lies in one of `ranges` (inclusive), before
+ * `end`: their surface events, with the `compaction` events among them applied (see `projectMessages`).
+ */
 export function windowMessages(
   events: readonly SessionEvent[],
   ranges: readonly (readonly [number, number])[],
   end: number = events.length,
 ): Message[] {
-  const messages: Message[] = [];
+  const selected: SessionEvent[] = [];
   for (const [from, to] of ranges) {
     for (let index = Math.max(0, lowerBound(events, from)); index < end; index++) {
       const event = events[index] as SessionEvent;
       if (event.seq > to) break;
-      const message = projectMessage(event);
-      if (message !== undefined) messages.push(message);
+      selected.push(event);
     }
   }
-  return messages;
+  return projectMessages(selected);
+}
+
+function withAppended(messages: readonly Message[], appended: readonly Message[] | undefined): readonly Message[] {
+  return appended === undefined ? messages : [...messages, ...appended];
 }
 
 function toolsOf(events: readonly SessionEvent[], hash: string, before: number): readonly ToolDefinition[] {

@@ -1,4 +1,5 @@
-import type { SessionEvent } from "./events.js";
+import { applyCompaction } from "./compaction-view.js";
+import { type EventOf, isEventOf, type SessionEvent } from "./events.js";
 import type { Message } from "./messages.js";
 import { projectMessage } from "./projections.js";
 
@@ -6,6 +7,8 @@ import { projectMessage } from "./projections.js";
 interface Backing {
   readonly events: SessionEvent[];
   readonly messages: Message[];
+  /** The seq each message stands for (see `MessageView`). */
+  readonly seqs: number[];
 }
 
 /**
@@ -29,7 +32,7 @@ export class SessionLog {
 
   /** An empty log. */
   static empty(): SessionLog {
-    return new SessionLog({ events: [], messages: [] }, 0, 0);
+    return new SessionLog({ events: [], messages: [], seqs: [] }, 0, 0);
   }
 
   /** A log holding `events`, which must already be numbered densely. */
@@ -61,6 +64,11 @@ export class SessionLog {
     return this.#messages;
   }
 
+  /** The seq of the event each of `messages` stands for (a compaction's summary: the start of the range it replaces). */
+  get messageSeqs(): readonly number[] {
+    return this.#backing.seqs.slice(0, this.#messageCount);
+  }
+
   /** The event at `index` (0-based; negative counts from the end). */
   at(index: number): SessionEvent | undefined {
     const position = index < 0 ? this.#eventCount + index : index;
@@ -78,6 +86,7 @@ export class SessionLog {
       throw new RangeError(`event seq ${event.seq} does not follow ${this.nextSeq - 1}`);
     }
     const frozen = Object.freeze(event);
+    if (isEventOf(frozen, "compaction")) return this.#compact(frozen);
     const message = projectMessage(frozen);
     let backing = this.#backing;
     const isTip = backing.events.length === this.#eventCount && backing.messages.length === this.#messageCount;
@@ -85,11 +94,32 @@ export class SessionLog {
       backing = {
         events: backing.events.slice(0, this.#eventCount),
         messages: backing.messages.slice(0, this.#messageCount),
+        seqs: backing.seqs.slice(0, this.#messageCount),
       };
     }
     backing.events.push(frozen);
-    if (message !== undefined) backing.messages.push(Object.freeze(message));
+    if (message !== undefined) {
+      backing.messages.push(Object.freeze(message));
+      backing.seqs.push(frozen.seq);
+    }
     return new SessionLog(backing, this.#eventCount + 1, this.#messageCount + (message === undefined ? 0 : 1));
+  }
+
+  /** A compaction rewrites the view of earlier messages: the log gets a backing of its own (O(n), once per compaction). */
+  #compact(event: EventOf<"compaction">): SessionLog {
+    const view = applyCompaction(
+      {
+        messages: this.#backing.messages.slice(0, this.#messageCount),
+        seqs: this.#backing.seqs.slice(0, this.#messageCount),
+      },
+      event.data,
+    );
+    const backing: Backing = {
+      events: [...this.#backing.events.slice(0, this.#eventCount), event],
+      messages: [...view.messages],
+      seqs: [...view.seqs],
+    };
+    return new SessionLog(backing, this.#eventCount + 1, backing.messages.length);
   }
 
   /** The first `count` events, as a log of their own (the basis of a fork). */

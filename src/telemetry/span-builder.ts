@@ -202,6 +202,7 @@ class SpanBuilder {
       case "user_message":
       case "system_message":
       case "tool_definitions":
+      case "compaction":
         return;
       default: {
         const unhandled: never = event;

@@ -284,7 +284,8 @@ export class UIChunkMapper {
     }
     switch (event.type) {
       case "model_request":
-        this.#startStep(event.seq, emit);
+        // A call made for another purpose (a compaction's summary) is no step of the conversation.
+        if (event.data.purpose === undefined) this.#startStep(event.seq, emit);
         return;
       case "assistant_message":
         if (!this.#stepOpen) this.#startStep(event.seq, emit);
