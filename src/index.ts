@@ -94,8 +94,8 @@ export {
   type OpenAIEmbeddingSettings,
 } from "./embeddings/openai-embedding-model.js";
 export type { EmbeddingEncoding } from "./embeddings/openai-embedding-wire.js";
-export { EmbeddingCountMismatchError, EmbeddingInputError } from "./errors/embedding-errors.js";
 export { CompactionFailedError, type CompactionProblem } from "./errors/compaction-error.js";
+export { EmbeddingCountMismatchError, EmbeddingInputError } from "./errors/embedding-errors.js";
 export {
   type AgentIdentity,
   AgentMismatchError,
