@@ -1,3 +1,4 @@
+import { isInlineBinaryPart } from "../session/binary-parts.js";
 import { Secret } from "./secret.js";
 import { redactionActive, redactText, shortestSecretLength } from "./secret-registry.js";
 
@@ -7,7 +8,8 @@ import { redactionActive, redactText, shortestSecretLength } from "./secret-regi
  * the parts that change are copied, the parts that do not are shared with `value` (so a value with
  * no secret in it comes back as itself). Plain objects and arrays are walked; other objects (a
  * `Date`, a client) are kept as they are, except an `Error`, whose message and stack are redacted in
- * place. While no secret is registered and no marker was ever made, returns `value` at once.
+ * place. The base64 `data` of an image, file or audio part is bytes, not text, and is kept as it is.
+ * While no secret is registered and no marker was ever made, returns `value` at once.
  *
  * @example
  * registerSecret("sk-live-0123456789");
@@ -78,8 +80,12 @@ function walk(value: unknown, depth: number, ancestors: object[] | undefined): u
     const key = keys[index] as string;
     const item = record[key];
     const redactedKey = key.length < shortestSecretLength() ? key : redactText(key);
-    // Numbers, booleans, null and undefined hold nothing to redact: no call for them.
-    const redacted = typeof item === "object" || typeof item === "string" ? walk(item, depth + 1, inside) : item;
+    // Numbers, booleans, null and undefined hold nothing to redact: no call for them. The base64 bytes
+    // of an image or file part are not text: a secret's characters found in them are a coincidence,
+    // and replacing them would corrupt the content, so they are kept as they are.
+    const binary = key === "data" && typeof item === "string" && isInlineBinaryPart(record);
+    const redacted =
+      !binary && (typeof item === "object" || typeof item === "string") ? walk(item, depth + 1, inside) : item;
     if (copy === undefined && (redactedKey !== key || redacted !== item)) {
       copy = prototype === null ? Object.create(null) : {};
       for (let before = 0; before < index; before++)

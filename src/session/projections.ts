@@ -1,7 +1,7 @@
 import { ContextUpdate } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { isBuiltinEvent, type SessionEvent } from "./events.js";
-import type { Message } from "./messages.js";
+import type { Message, UserMessage } from "./messages.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "./usage.js";
 
 /** The model message an event projects to, or undefined for bookkeeping events. */
@@ -9,7 +9,8 @@ export function projectMessage(event: SessionEvent): Message | undefined {
   if (!isBuiltinEvent(event)) return undefined;
   switch (event.type) {
     case "user_message":
-      return { role: "user", content: event.data.content };
+      // Blob references (a stored log not yet resolved: see `resolveBlobs`) pass through as they are.
+      return { role: "user", content: event.data.content as UserMessage["content"] };
     case "assistant_message":
       return { role: "assistant", content: event.data.content };
     case "tool_result":
