@@ -73,6 +73,7 @@ export {
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
+  BlobDamagedError,
   CancelledError,
   ChatRequestError,
   type ChatRequestProblem,
@@ -232,6 +233,7 @@ export {
   type AssistantMessage,
   type AssistantPart,
   addUsage,
+  type BlobRefPart,
   type BuiltinEvent,
   type BuiltinEventType,
   type ChildPause,
@@ -276,6 +278,10 @@ export {
 export {
   type AcquireLeaseOptions,
   type AppendOptions,
+  type BlobInput,
+  type BlobStore,
+  blobHash,
+  externalizeBlobs,
   type ForkOptions,
   identifierProblem,
   type Lease,
@@ -284,6 +290,7 @@ export {
   MemoryStore,
   type MemoryStoreOptions,
   type ReadOptions,
+  resolveBlobs,
   SESSION_STATUSES,
   type SessionPage,
   type SessionStatus,
@@ -291,6 +298,7 @@ export {
   type SessionSummary,
   type SessionVerification,
   type StorageCheck,
+  type StoredBlob,
   type StoreVerification,
 } from "./store/index.js";
 export { childSessionsOf, type SessionUsage, sessionUsage, UNKNOWN_MODEL } from "./sub-agents/session-usage.js";
