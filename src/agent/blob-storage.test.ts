@@ -167,8 +167,12 @@ describe.each(backends)("binary content on $name", (backend) => {
     const watched = new Proxy(store, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
-        if (property === "putBlob")
-          return (blob: { hash: string }) => (calls.push(`put ${blob.hash}`), value.call(target, blob));
+        if (property === "putBlob") {
+          return (blob: { hash: string }) => {
+            calls.push(`put ${blob.hash}`);
+            return value.call(target, blob);
+          };
+        }
         if (property === "append") {
           return (...args: Parameters<SessionStore["append"]>) => {
             if (JSON.stringify(args[1]).includes(HASH)) calls.push("append with ref");
