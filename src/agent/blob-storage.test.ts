@@ -155,10 +155,14 @@ describe.each(backends)("binary content on $name", (backend) => {
     expect(await backend.sql('SELECT size AS n FROM "S".blobs')).toBe(BYTES.length);
 
     // The exact body, rebuilt from the stored log once its references are resolved.
-    const log = await resolveBlobs(store, await store.read("s1"));
+    const rawLog = await store.read("s1");
+    const log = await resolveBlobs(store, rawLog);
     const requests = log.filter((event) => event.type === "model_request");
     expect(JSON.parse(JSON.stringify(rebuildRequest(log, requests.at(-1)?.seq ?? 0)))).toEqual(
       server.requests.at(-2)?.body,
+    );
+    expect(() => rebuildRequest(rawLog, requests.at(-1)?.seq ?? 0)).toThrow(
+      expect.objectContaining({ code: "request_not_rebuildable", problem: "unresolved_blobs" }),
     );
   });
 

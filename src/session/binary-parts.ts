@@ -107,3 +107,18 @@ function contentOf(type: string, data: unknown): readonly unknown[] | undefined 
   const content = (data as { content?: unknown }).content;
   return Array.isArray(content) ? content : undefined;
 }
+
+/**
+ * Whether any user message of `messages` still holds a binary part by reference (a stored log not
+ * resolved with `resolveBlobs`).
+ *
+ * @example
+ * hasBlobRefs(projectMessages(await store.read("u42"))); // true when the session holds an image
+ */
+export function hasBlobRefs(messages: readonly { readonly role: string; readonly content?: unknown }[]): boolean {
+  for (const message of messages) {
+    if (message.role !== "user" || !Array.isArray(message.content)) continue;
+    if (message.content.some(isBlobRefPart)) return true;
+  }
+  return false;
+}
