@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { sessionsCommand } from "../cli/sessions-command.js";
 import { BlobDamagedError } from "../errors/blob-damaged-error.js";
 import { createOpenAIChatModel } from "../models/providers/openai-chat.js";
 import { rebuildRequest } from "../models/providers/rebuild-request.js";
@@ -14,6 +15,7 @@ import type { RecordedRequest, WireReply } from "../models/providers/test-suppor
 import { type FakeServer, startFakeServer } from "../models/providers/test-support/fake-server.js";
 import { bytesToBase64 } from "../platform/binary-bytes.js";
 import type { UserContentPart } from "../session/messages.js";
+import { deserializeLog } from "../session/serialization.js";
 import { resolveBlobs } from "../store/blob-refs.js";
 import { blobHash } from "../store/blob-store.js";
 import { PostgresStore } from "../store/postgres-store.js";
@@ -231,5 +233,22 @@ describe.each(backends)("binary content on $name", (backend) => {
       damage: "blob_missing",
       hash: HASH,
     });
+  });
+});
+
+describe("nous sessions export", () => {
+  it("carries the image's data, so the export stands alone", async () => {
+    const path = join(dir, "export.db");
+    const store = new SqliteStore({ path });
+    await agent().run(prompt("export me"), { sessionId: "e1", store });
+    await store.close();
+    let output = "";
+    const out = (text: string) => {
+      output += text;
+    };
+    const io = { out, err: () => {}, color: false, interactive: false };
+    expect(await sessionsCommand(io, ["export", "e1", "--store", path])).toBe(0);
+    const exported = deserializeLog(output).events.find((event) => event.type === "user_message");
+    expect(exported?.data).toEqual({ content: prompt("export me") });
   });
 });
