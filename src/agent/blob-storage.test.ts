@@ -18,6 +18,7 @@ import type { UserContentPart } from "../session/messages.js";
 import { deserializeLog } from "../session/serialization.js";
 import { resolveBlobs } from "../store/blob-refs.js";
 import { blobHash } from "../store/blob-store.js";
+import { MemoryStore } from "../store/memory-store.js";
 import { PostgresStore } from "../store/postgres-store.js";
 import type { SessionStore } from "../store/session-store.js";
 import { SqliteStore } from "../store/sqlite-store.js";
@@ -250,5 +251,17 @@ describe("nous sessions export", () => {
     expect(await sessionsCommand(io, ["export", "e1", "--store", path])).toBe(0);
     const exported = deserializeLog(output).events.find((event) => event.type === "user_message");
     expect(exported?.data).toEqual({ content: prompt("export me") });
+  });
+});
+
+describe("a store without blob support", () => {
+  it("keeps the image inline in its events, and a continued run still sends it", async () => {
+    // A custom store written before blobs existed: no putBlob, no getBlob.
+    const store: SessionStore = Object.assign(new MemoryStore(), { putBlob: undefined, getBlob: undefined });
+    await agent().run(prompt("inline?"), { sessionId: "i1", store });
+    const [stored] = (await store.read("i1")).filter((event) => event.type === "user_message");
+    expect(stored?.data).toEqual({ content: prompt("inline?") });
+    await agent().run("and now?", { sessionId: "i1", store });
+    expect(imagesSent(server.requests.at(-1))).toBe(1);
   });
 });
