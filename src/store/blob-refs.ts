@@ -5,7 +5,12 @@ import type { SessionEvent } from "../session/events.js";
 import { type BlobInput, blobHash } from "./blob-store.js";
 import type { SessionStore } from "./session-store.js";
 
-/** What blob references need of a store. */
+/**
+ * What blob references need of a store: its optional blob methods.
+ *
+ * @example
+ * const blobs: BlobStore = new MemoryStore();
+ */
 export type BlobStore = Pick<SessionStore, "putBlob" | "getBlob">;
 
 /**
