@@ -105,6 +105,7 @@ export {
   ApprovalPendingError,
   AuthenticationError,
   BadRequestError,
+  BlobDamagedError,
   CancelledError,
   ChatRequestError,
   type ChatRequestProblem,
@@ -286,6 +287,7 @@ export {
   type AssistantMessage,
   type AssistantPart,
   addUsage,
+  type BlobRefPart,
   type BuiltinEvent,
   type BuiltinEventType,
   type ChildPause,
@@ -331,6 +333,10 @@ export {
 export {
   type AcquireLeaseOptions,
   type AppendOptions,
+  type BlobInput,
+  type BlobStore,
+  blobHash,
+  externalizeBlobs,
   type ForkOptions,
   identifierProblem,
   type Lease,
@@ -339,6 +345,7 @@ export {
   MemoryStore,
   type MemoryStoreOptions,
   type ReadOptions,
+  resolveBlobs,
   SESSION_STATUSES,
   type SessionPage,
   type SessionStatus,
@@ -346,6 +353,7 @@ export {
   type SessionSummary,
   type SessionVerification,
   type StorageCheck,
+  type StoredBlob,
   type StoreVerification,
 } from "./store/index.js";
 export { childSessionsOf, type SessionUsage, sessionUsage, UNKNOWN_MODEL } from "./sub-agents/session-usage.js";

@@ -16,6 +16,7 @@ import { type InDoubtResolver, type RunPersistence, RunState } from "../runner/r
 import type { AgentOptions, LeaseSettings, Prompt, RunOptions, RunResult } from "../runner/types.js";
 import { AgentContext } from "../session/agent-context.js";
 import type { SessionEvent } from "../session/events.js";
+import { resolveBlobs } from "../store/blob-refs.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
@@ -246,7 +247,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
   async result(sessionId: string, options?: QueuedReadOptions): Promise<RunResult<O, D>> {
     const queue = queueOf(options?.queue ?? this.#options.queue, "result");
     const outcome = await queue.wait(sessionId, options);
-    return queuedResult<O, D>(sessionId, outcome, await queue.store.read(sessionId));
+    return queuedResult<O, D>(sessionId, outcome, await resolveBlobs(queue.store, await queue.store.read(sessionId)));
   }
 
   /**
@@ -296,7 +297,8 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       store ??= await defaultSessionStore();
       lease = await RunLease.acquire(store, sessionId, options?.lease ?? agent.lease, options?.signal);
       try {
-        const events = await store.read(sessionId);
+        // Blob references resolved: the run's log holds each part's data, as it was recorded.
+        const events = await resolveBlobs(store, await store.read(sessionId));
         // Before anything is written: a session goes on with the agent that ran it, or says it changed.
         const changed = agentChange(sessionId, events, this.identity, options?.allowAgentChange);
         let inDoubt: ReadonlySet<string> = new Set();

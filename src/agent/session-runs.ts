@@ -10,6 +10,7 @@ import { findNonJson } from "../session/json-value.js";
 import { lastRun } from "../session/last-run.js";
 import { projectDeps } from "../session/projections.js";
 import { SessionLog } from "../session/session-log.js";
+import { externalizeBlobs } from "../store/blob-refs.js";
 import type { SessionStore } from "../store/session-store.js";
 import { openDefaultStore } from "./default-store.js";
 
@@ -24,7 +25,9 @@ export function defaultSessionStore(): Promise<SessionStore> {
 /**
  * Commits a run's events to the store, each batch checked against the last seq this run saw and
  * fenced with the run's lease token (refused with `LeaseLostError` once another run took over);
- * releases the lease once the run has committed its last event.
+ * releases the lease once the run has committed its last event. Every event of every session run
+ * reaches the store here: binary parts (images, files, audio) are written to the store's blobs
+ * first and recorded by reference (see `externalizeBlobs`).
  */
 export function storePersistence(
   store: SessionStore,
@@ -36,7 +39,7 @@ export function storePersistence(
   return {
     end: () => lease.release(),
     async commit(events) {
-      await store.append(sessionId, events, { expectedLastSeq, fence: lease.token });
+      await store.append(sessionId, await externalizeBlobs(store, events), { expectedLastSeq, fence: lease.token });
       expectedLastSeq = events.at(-1)?.seq ?? expectedLastSeq;
     },
   };

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import {
   NousError,
+  resolveBlobs,
   SESSION_STATUSES,
   type SessionStatus,
   type SessionStore,
@@ -57,7 +58,8 @@ Subcommands:
                              assistant's tools or the agent file's (a factory export), and
                              report whether the log matches (exit 5 when it differs)
       --export name          the agent file's export (default: default)
-  export <id>                the serialized log (JSON, schemaVersion 1) to stdout, or --out file
+  export <id>                the serialized log (JSON, schemaVersion 1) to stdout, or --out file;
+                             images and files carry their data (self-contained)
   delete <id>                remove the session and its events
   verify [id]                read back every event of the session (or of every session) and
                              check its checksum chain: a changed, missing or reordered event
@@ -237,7 +239,8 @@ async function fork(io: CliIo, store: SessionStore, values: Values, rest: readon
 async function exportLog(io: CliIo, store: SessionStore, values: Values, rest: readonly string[]): Promise<number> {
   const id = rest[0] as string;
   await existingSession(store, id);
-  const text = serializeLog(await store.read(id));
+  // Self-contained: binary parts carry their data again (the store keeps them by hash).
+  const text = serializeLog(await resolveBlobs(store, await store.read(id)));
   if (values.out === undefined) {
     io.out(`${text}\n`);
     return EXIT.ok;

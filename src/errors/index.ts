@@ -1,4 +1,5 @@
 export { type AgentIdentity, AgentMismatchError } from "./agent-mismatch-error.js";
+export { BlobDamagedError } from "./blob-damaged-error.js";
 export { ConformanceCheckError } from "./conformance-check-error.js";
 export { ContextUpdateError, type ContextUpdateProblem } from "./context-update-error.js";
 export { EmbeddingCountMismatchError, EmbeddingInputError } from "./embedding-errors.js";

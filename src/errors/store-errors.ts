@@ -178,7 +178,7 @@ export class StoreClosedError extends UserError {
 }
 
 /** The codes of `StoreError` and its subclasses. */
-export type StoreErrorCode = "store_failure" | "event_corrupted" | "store_unrecognized";
+export type StoreErrorCode = "store_failure" | "event_corrupted" | "store_unrecognized" | "blob_damaged";
 
 /**
  * The storage backend failed (disk full, connection lost, corrupt file). `cause` holds the driver's
@@ -221,7 +221,11 @@ export type EventDamage =
   /** Events are missing: a gap in the seqs, or fewer events than the session's summary records. */
   | "missing_events"
   /** An event with a seq past the session's recorded last seq. */
-  | "unexpected_event";
+  | "unexpected_event"
+  /** The event refers to a binary blob the store does not hold (see `BlobDamagedError`). */
+  | "blob_missing"
+  /** The event refers to a binary blob whose stored bytes do not hash to its name. */
+  | "blob_mismatch";
 
 /**
  * A stored event is damaged: its bytes changed (checksum mismatch, invalid JSON), or events were

@@ -3,6 +3,8 @@
  * browsers and edge runtimes lack): `TextEncoder`, `btoa` and `atob` exist everywhere.
  */
 
+import { base64ToBytes, bytesToBase64 } from "./binary-bytes.js";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -14,12 +16,7 @@ const decoder = new TextDecoder();
  * utf8ToBase64('[0,"s1"]', { url: true }); // "WzAsInMxIl0"
  */
 export function utf8ToBase64(text: string, options: { url?: boolean } = {}): string {
-  const bytes = encoder.encode(text);
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  const base64 = btoa(binary);
+  const base64 = bytesToBase64(encoder.encode(text));
   return options.url ? base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") : base64;
 }
 
@@ -32,15 +29,7 @@ export function utf8ToBase64(text: string, options: { url?: boolean } = {}): str
  * base64ToUtf8("aMOp"); // "hé"
  */
 export function base64ToUtf8(base64: string): string {
-  const cleaned = base64
-    .replaceAll("-", "+")
-    .replaceAll("_", "/")
-    .replace(/[^A-Za-z0-9+/]/g, "");
-  const usable = cleaned.length % 4 === 1 ? cleaned.slice(0, -1) : cleaned;
-  const binary = atob(usable.padEnd(Math.ceil(usable.length / 4) * 4, "="));
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  return decoder.decode(bytes);
+  return decoder.decode(base64ToBytes(base64));
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   ToolDefinition,
   WireTarget,
 } from "../models/model.js";
+import type { BlobRefPart } from "./binary-parts.js";
 import type { AssistantPart, Message, ToolResultPart, UserContentPart } from "./messages.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
@@ -22,15 +23,16 @@ export interface EventMeta {
 
 /** Data of each built-in event type. Surface types first, then bookkeeping. */
 export interface EventDataMap {
-  user_message: { readonly content: string | readonly UserContentPart[] };
+  /** A store's copy holds binary parts by reference (`BlobRefPart`); a run's log holds their data. */
+  user_message: { readonly content: string | readonly (UserContentPart | BlobRefPart)[] };
   assistant_message: { readonly content: readonly AssistantPart[] };
   tool_result: {
     readonly toolCallId: string;
     readonly toolName: string;
     readonly result: unknown;
     readonly isError: boolean;
-    /** Images, files or text the tool returned beside `result` (see `toolContent`). */
-    readonly content?: readonly ToolResultPart[];
+    /** Images, files or text the tool returned beside `result` (see `toolContent`); by reference in a store's copy. */
+    readonly content?: readonly (ToolResultPart | BlobRefPart)[];
   };
   system_message: { readonly content: string };
   /** The intent of a call, committed before it runs; a nested call (code mode) names its parent. */

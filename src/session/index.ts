@@ -1,4 +1,5 @@
 export { AgentContext, type AgentContextOptions } from "./agent-context.js";
+export type { BlobRefPart } from "./binary-parts.js";
 export {
   type BuiltinEvent,
   type BuiltinEventType,

@@ -2,7 +2,7 @@ import { ContextUpdate } from "../context/context-update.js";
 import type { DepsOperation } from "../context/operations.js";
 import { applyCompaction } from "./compaction-view.js";
 import { isBuiltinEvent, isEventOf, type SessionEvent } from "./events.js";
-import type { Message } from "./messages.js";
+import type { Message, ToolMessage, UserMessage } from "./messages.js";
 import { addUsage, emptyUsage, type ReportedTokens, responseUsage, type Usage } from "./usage.js";
 
 /** The model message an event projects to, or undefined for bookkeeping events. */
@@ -10,7 +10,8 @@ export function projectMessage(event: SessionEvent): Message | undefined {
   if (!isBuiltinEvent(event)) return undefined;
   switch (event.type) {
     case "user_message":
-      return { role: "user", content: event.data.content };
+      // Blob references (a stored log not yet resolved: see `resolveBlobs`) pass through as they are.
+      return { role: "user", content: event.data.content as UserMessage["content"] };
     case "assistant_message":
       return { role: "assistant", content: event.data.content };
     case "tool_result":
@@ -20,7 +21,8 @@ export function projectMessage(event: SessionEvent): Message | undefined {
         toolName: event.data.toolName,
         result: event.data.result,
         isError: event.data.isError,
-        ...(event.data.content === undefined ? {} : { content: event.data.content }),
+        // Blob references pass through as for user messages.
+        ...(event.data.content === undefined ? {} : { content: event.data.content as ToolMessage["content"] }),
       };
     case "system_message":
       return { role: "system", content: event.data.content };

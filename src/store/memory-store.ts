@@ -7,6 +7,7 @@ import {
 } from "../errors/store-errors.js";
 import { randomUuid } from "../platform/random-uuid.js";
 import type { SessionEvent } from "../session/events.js";
+import { type BlobInput, checkBlobHash, checkBlobInput, type StoredBlob, verifiedBlob } from "./blob-store.js";
 import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import {
   acquired,
@@ -75,6 +76,8 @@ export class MemoryStore implements SessionStore {
   readonly #sessions = new Map<string, MemorySession>();
   /** Kept when a session is deleted, so a token is never handed out twice. */
   readonly #leases = new Map<string, LeaseRow>();
+  /** Blobs by hash, shared by every session; kept when a session is deleted. */
+  readonly #blobs = new Map<string, { readonly mediaType: string; readonly bytes: Uint8Array }>();
   readonly #now: () => number;
   #closed = false;
 
@@ -215,6 +218,33 @@ export class MemoryStore implements SessionStore {
     return verifySessions(this, sessionId, async () => [...this.#sessions.keys()]);
   }
 
+  /**
+   * Stores bytes once by hash (see `SessionStore.putBlob`).
+   *
+   * @example
+   * await store.putBlob({ hash: blobHash(bytes), mediaType: "image/png", bytes });
+   */
+  async putBlob(blob: BlobInput): Promise<void> {
+    this.#checkOpen();
+    const bytes = checkBlobInput(blob);
+    if (!this.#blobs.has(blob.hash)) this.#blobs.set(blob.hash, { mediaType: blob.mediaType, bytes: bytes.slice() });
+  }
+
+  /**
+   * The blob stored under `hash` (see `SessionStore.getBlob`).
+   *
+   * @example
+   * (await store.getBlob(hash))?.bytes;
+   */
+  async getBlob(hash: string): Promise<StoredBlob | undefined> {
+    this.#checkOpen();
+    checkBlobHash(hash);
+    const row = this.#blobs.get(hash);
+    return row === undefined
+      ? undefined
+      : verifiedBlob("memory", { hash, mediaType: row.mediaType, bytes: row.bytes.slice() });
+  }
+
   async acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease> {
     this.#checkOpen();
     checkAcquire(sessionId, options);
@@ -245,6 +275,7 @@ export class MemoryStore implements SessionStore {
     this.#closed = true;
     this.#sessions.clear();
     this.#leases.clear();
+    this.#blobs.clear();
   }
 
   #checkOpen(): void {

@@ -76,6 +76,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 4,
+    name: "blobs",
+    // Binary content of events (image, file, audio parts), once by hash for all sessions: a fork
+    // shares it, and a row outlives the sessions that refer to it.
+    sql: (schema: string) => `
+      CREATE TABLE ${schema}.blobs (
+        hash       text COLLATE "C" PRIMARY KEY,
+        media_type text NOT NULL,
+        size       integer NOT NULL CHECK (size >= 0),
+        bytes      bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ]);
 
 /**

@@ -18,7 +18,7 @@ if (reachable) {
   const admin = new pg.Pool({ connectionString: url, max: 2 });
   const fresh = (groupCommit: boolean) => async () => {
     const store = await PostgresStore.connect(url, { schema, groupCommit });
-    await admin.query(`TRUNCATE "${schema}".events, "${schema}".sessions, "${schema}".leases`);
+    await admin.query(`TRUNCATE "${schema}".events, "${schema}".sessions, "${schema}".leases, "${schema}".blobs`);
     return store;
   };
   const reopen = () => PostgresStore.connect(url, { schema });

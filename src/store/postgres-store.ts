@@ -10,11 +10,13 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
+import type { BlobInput, StoredBlob } from "./blob-store.js";
 import { decodeVerified, parseStoredData, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
 import { buildListQuery, type ListQueryDialect, type SessionRowColumns, summarySelect } from "./list-query.js";
 import { commitAppendBatch, type PostgresTables, RETRYABLE_CODES } from "./postgres-append.js";
+import { getPostgresBlob, putPostgresBlob } from "./postgres-blobs.js";
 import { guardPool, withClient } from "./postgres-client.js";
 import { pg } from "./postgres-driver.js";
 import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from "./postgres-lease.js";
@@ -271,6 +273,16 @@ export class PostgresStore implements SessionStore {
       return rows.map((row) => row.id);
     };
     return verifySessions(this, sessionId, ids);
+  }
+
+  async putBlob(blob: BlobInput): Promise<void> {
+    this.#checkOpen();
+    await this.#run("putBlob", () => putPostgresBlob(this.#pool, `${quoteIdentifier(this.schema)}.blobs`, blob));
+  }
+
+  async getBlob(hash: string): Promise<StoredBlob | undefined> {
+    this.#checkOpen();
+    return this.#run("getBlob", () => getPostgresBlob(this.#pool, `${quoteIdentifier(this.schema)}.blobs`, hash));
   }
 
   async acquireLease(sessionId: string, options: AcquireLeaseOptions): Promise<Lease> {

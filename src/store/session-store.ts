@@ -1,4 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
+import type { BlobInput, StoredBlob } from "./blob-store.js";
 import type { StoreVerification } from "./store-verification.js";
 
 /**
@@ -237,4 +238,27 @@ export interface SessionStore {
    * if (report && !report.ok) console.error(`${report.damagedSessions} damaged sessions`);
    */
   verify?(sessionId?: string): Promise<StoreVerification>;
+
+  /**
+   * Stores binary content once by its hash, for all sessions (a fork shares it); idempotent: the
+   * same bytes stored again write nothing. Refuses (`StoreArgumentError`, nothing written) a hash
+   * that is not `blobHash(bytes)`. A session run writes each image or file part of its events here
+   * before the event that refers to it (`blob: hash`). The built-in stores implement it; a store
+   * without it keeps binary parts inline in the events' data, as they came. Blobs outlive the
+   * sessions that refer to them.
+   *
+   * @example
+   * const bytes = new Uint8Array(await readFile("chart.png"));
+   * await store.putBlob?.({ hash: blobHash(bytes), mediaType: "image/png", bytes });
+   */
+  putBlob?(blob: BlobInput): Promise<void>;
+
+  /**
+   * The blob stored under `hash`, its bytes checked against it (`BlobDamagedError` when they do
+   * not match); `undefined` when the store does not hold it. Implemented together with `putBlob`.
+   *
+   * @example
+   * const blob = await store.getBlob?.("sha256:9f86…"); // { hash, mediaType, size, bytes }
+   */
+  getBlob?(hash: string): Promise<StoredBlob | undefined>;
 }

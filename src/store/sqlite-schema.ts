@@ -66,6 +66,20 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
       ) STRICT;
     `,
   },
+  {
+    // Binary content of events (image, file, audio parts), once by hash for all sessions: a fork
+    // shares it, and a row outlives the sessions that refer to it. created_at is epoch ms.
+    version: 4,
+    sql: `
+      CREATE TABLE blobs (
+        hash       TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        size       INTEGER NOT NULL,
+        bytes      BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ]);
 
 /**

@@ -10,6 +10,7 @@ import {
   StoreError,
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
+import type { BlobInput, StoredBlob } from "./blob-store.js";
 import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
@@ -26,6 +27,7 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import { SqliteBlobs } from "./sqlite-blobs.js";
 import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 import { loadSqliteDriver } from "./sqlite-driver-load.js";
 import { lifecycleUpTo } from "./sqlite-fork.js";
@@ -62,6 +64,7 @@ export class SqliteStore implements SessionStore {
   readonly #now: () => number;
   readonly #group: GroupCommit<PreparedAppend> | undefined;
   readonly #leases: SqliteLeases;
+  readonly #blobs: SqliteBlobs;
   #closed = false;
 
   constructor(options: SqliteStoreOptions = {}) {
@@ -79,6 +82,7 @@ export class SqliteStore implements SessionStore {
       throw wrap("open", error);
     }
     this.#leases = new SqliteLeases(this.#db, (sql) => this.#statement(sql), this.#now);
+    this.#blobs = new SqliteBlobs((sql) => this.#statement(sql), this.#now);
     this.#group = options.groupCommit
       ? new GroupCommit({ start: "next-turn", commit: async (items) => this.#run("append", () => this.#commit(items)) })
       : undefined;
@@ -208,6 +212,18 @@ export class SqliteStore implements SessionStore {
     this.#checkOpen();
     checkLease(lease);
     this.#run("releaseLease", () => this.#leases.release(lease));
+  }
+
+  /** Stores bytes once by hash (see `SessionStore.putBlob`). @example await store.putBlob({ hash, mediaType, bytes }); */
+  async putBlob(blob: BlobInput): Promise<void> {
+    this.#checkOpen();
+    this.#run("putBlob", () => this.#blobs.put(blob));
+  }
+
+  /** The blob stored under `hash` (see `SessionStore.getBlob`). @example (await store.getBlob(hash))?.bytes; */
+  async getBlob(hash: string): Promise<StoredBlob | undefined> {
+    this.#checkOpen();
+    return this.#run("getBlob", () => this.#blobs.get(hash));
   }
 
   /**

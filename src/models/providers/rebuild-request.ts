@@ -1,4 +1,5 @@
 import { RequestRebuildError } from "../../errors/request-rebuild-error.js";
+import { hasBlobRefs } from "../../session/binary-parts.js";
 import type { SessionEvent } from "../../session/events.js";
 import { recordedRequest } from "../../session/recorded-request.js";
 import { type AnthropicStructuredOutputMode, buildAnthropicRequest } from "./anthropic-request.js";
@@ -11,8 +12,9 @@ import { toResponsesBody } from "./openai-responses-request.js";
  * a `model_fallback` (the same request, sent to the next model of the chain). Built from the log
  * alone — the request's instructions, the tools its hash names, its settings and the messages of its
  * window — by the provider's own body builder, with the wire options and stream flag recorded. A
- * retried attempt sent the same body as its request. Throws `RequestRebuildError` for a request
- * without a wire format or over an unknown one, and `SessionLogFormatError` when `seq` names no
+ * retried attempt sent the same body as its request. A log read from a store needs its image and
+ * file parts resolved first (`resolveBlobs`). Throws `RequestRebuildError` for a request
+ * without a wire format or over an unknown one, or with unresolved blob references, and `SessionLogFormatError` when `seq` names no
  * such event or the log lacks what it refers to.
  *
  * @example
@@ -23,6 +25,7 @@ import { toResponsesBody } from "./openai-responses-request.js";
 export function rebuildRequest(log: readonly SessionEvent[], seq: number): Record<string, unknown> {
   const { wire, stream, request } = recordedRequest(log, seq);
   if (wire === undefined) throw new RequestRebuildError({ seq, problem: "no_wire" });
+  if (hasBlobRefs(request.messages)) throw new RequestRebuildError({ seq, problem: "unresolved_blobs" });
   const options = wire.options ?? {};
   switch (wire.api) {
     case "openai-chat":

@@ -5,6 +5,7 @@
 import { currentEventCheck } from "../../session/event-check.js";
 import type { SessionStore } from "../session-store.js";
 import { defineAppendCases } from "./append-cases.js";
+import { defineBlobCases } from "./blob-cases.js";
 import type { ConformanceContext } from "./conformance-context.js";
 import { defineForkCases } from "./fork-cases.js";
 import { defineLeaseCases } from "./lease-cases.js";
@@ -49,6 +50,7 @@ export class ConformanceHarness {
       defineForkCases(context);
       defineVerifyCases(context);
       defineLeaseCases(context);
+      defineBlobCases(context);
     });
   }
 
