@@ -25,6 +25,7 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import { DATABASE_URL, postgresReachable } from "../store/test-support/postgres-server.js";
 import { withRawSqlite } from "../store/test-support/sqlite-drivers.js";
 import { tool } from "../tools/tool.js";
+import { toolContent } from "../tools/tool-content.js";
 import { Agent } from "./agent.js";
 
 /** A 1×1 PNG (bytes 0…255 appended, so a secret-looking run of base64 is in there too). */
@@ -263,5 +264,41 @@ describe("a store without blob support", () => {
     expect(stored?.data).toEqual({ content: prompt("inline?") });
     await agent().run("and now?", { sessionId: "i1", store });
     expect(imagesSent(server.requests.at(-1))).toBe(1);
+  });
+});
+
+describe("an image a tool returns (toolContent)", () => {
+  it("is stored by reference on tool_result, and a continued run from a new store instance sends its data", async () => {
+    const path = join(dir, "tool-content.db");
+    const snap = tool({
+      name: "look",
+      description: "Look closer",
+      input: z.object({}),
+      execute: () => toolContent([image], { result: "the screenshot" }),
+    });
+    const snapper = () =>
+      new Agent({
+        model: createOpenAIChatModel("gpt-4o-mini", { baseURL: `${server.url}/v1`, apiKey: "k" }),
+        tools: [snap],
+      });
+    const first = new SqliteStore({ path });
+    await snapper().run("use look", { sessionId: "t1", store: first });
+    // The request after the tool call carried the image (Chat Completions: a user message after the tool message).
+    expect(imagesSent(server.requests.at(-1))).toBe(1);
+    const [stored] = (await first.read("t1")).filter((event) => event.type === "tool_result");
+    expect(stored?.data).toMatchObject({
+      result: "the screenshot",
+      content: [{ type: "image", mediaType: "image/png", blob: HASH, size: BYTES.length }],
+    });
+    expect(JSON.stringify(await first.read("t1"))).not.toContain(DATA.slice(0, 40));
+    await first.close();
+
+    const second = new SqliteStore({ path });
+    await snapper().run("thanks", { sessionId: "t1", store: second });
+    expect(imagesSent(server.requests.at(-1))).toBe(1); // the history's image, resolved from the blob
+    const log = await resolveBlobs(second, await second.read("t1"));
+    const last = log.filter((event) => event.type === "model_request").at(-1)?.seq ?? 0;
+    expect(JSON.parse(JSON.stringify(rebuildRequest(log, last)))).toEqual(server.requests.at(-1)?.body);
+    await second.close();
   });
 });
