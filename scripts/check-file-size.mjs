@@ -6,6 +6,7 @@ import { join } from "node:path";
 const budget = 400;
 const exempt = new Map([
   // path → reason
+  ["src/index.ts", "the public API, listed by name one per line (no logic); it grows with the API"],
 ]);
 
 const offenders = [];

@@ -1,5 +1,6 @@
 import type { AgentStreamEvent, StreamDelta } from "../runner/agent-stream-event.js";
 import { isBuiltinEvent, type SessionEvent } from "../session/events.js";
+import { contextUpdateChunk, toolResultChunk } from "./event-chunks.js";
 import * as nested from "./nested-approvals.js";
 import { partialOutputChunks } from "./partial-output-chunks.js";
 import { assistantMessageId, type UIMessageChunk, type UIStreamCursor } from "./ui-message-chunk.js";
@@ -294,15 +295,9 @@ export class UIChunkMapper {
         this.#closeClient(emit);
         if (skip !== undefined && event.seq > skip.seq) this.#skipping = false;
         return;
-      case "tool_result": {
-        const { toolCallId, result, isError, content } = event.data;
-        // A result with content parts (images, files) reaches the page as `{ result, content }`.
-        const output = content === undefined ? result : { result, content };
-        if (this.#denied.has(toolCallId)) emit(plain({ type: "tool-output-denied", toolCallId }));
-        else if (isError) emit(plain({ type: "tool-output-error", toolCallId, errorText: nested.errorText(result) }));
-        else emit(plain({ type: "tool-output-available", toolCallId, output }));
+      case "tool_result":
+        emit(plain(toolResultChunk(event, this.#denied)));
         return;
-      }
       case "approval_requested":
         if (event.data.parentToolCallId !== undefined) emit(plain(eventData(event)));
         else {
@@ -313,20 +308,11 @@ export class UIChunkMapper {
       case "approval_decided":
         if (!event.data.approved) this.#denied.add(event.data.toolCallId);
         return;
-      case "context_update":
-        if (event.data.origin === "initial") return;
-        emit(
-          plain({
-            type: "data-nous-context-update",
-            id: `ctx-${event.seq}`,
-            data: {
-              seq: event.seq,
-              ...(event.data.toolCallId === undefined ? {} : { toolCallId: event.data.toolCallId }),
-              operations: event.data.operations,
-            },
-          }),
-        );
+      case "context_update": {
+        const chunk = contextUpdateChunk(event);
+        if (chunk !== undefined) emit(plain(chunk));
         return;
+      }
       case "model_stream_reset":
         // The answer restarts: what was sent stays (no chunk takes text back), the new answer gets new parts.
         this.#close(emit);
