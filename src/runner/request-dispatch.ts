@@ -3,7 +3,7 @@ import { addCost } from "../cost/recorded-cost.js";
 import { responseCost } from "../cost/run-cost.js";
 import { FALLBACK_PROVIDER, firstOfChain } from "../models/fallback.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
-import { modelName } from "../models/model.js";
+import { isMessagePart, modelName } from "../models/model.js";
 import type { EventDataMap } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
@@ -86,7 +86,7 @@ export async function dispatchRequest<D extends object, O>(
 }
 
 function toAssistantParts(response: ModelResponse): AssistantPart[] {
-  return response.content.map((part): AssistantPart => {
+  return response.content.filter(isMessagePart).map((part): AssistantPart => {
     if (part.type !== "tool-call") return part;
     const parsed = parseArgs(part.argsText);
     const call: AssistantPart = {

@@ -1,6 +1,7 @@
 import { utf8ToBase64 } from "../../platform/text-bytes.js";
 import type { AssistantPart, Message, UserContentPart } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
+import { geminiBuiltinTools } from "./gemini-native-tools.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 type Part = Record<string, unknown>;
@@ -50,7 +51,10 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   }));
   const tools = mergeTools({
     provider: "gemini",
-    functionTools: declarations.length > 0 ? [{ functionDeclarations: declarations }] : [],
+    functionTools: [
+      ...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []),
+      ...geminiBuiltinTools(request.providerTools),
+    ],
     functionNames: request.tools.map((tool) => tool.name),
     providerTools: request.settings.providerOptions?.gemini?.tools,
     namesOf: declarationNames,

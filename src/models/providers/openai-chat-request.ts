@@ -1,6 +1,7 @@
 import type { Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { mergeTools } from "./shared/provider-tools.js";
+import { openAIChatToolFields } from "./openai-native-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";
@@ -36,7 +37,7 @@ export function toChatBody(
   }
   for (const message of request.messages) messages.push(...chatMessagesOf(message));
   const { tools: providerTools, ...extra } = settings.providerOptions?.[options.provider] ?? {};
-  const body: Record<string, unknown> = { model: modelId, messages };
+  const body: Record<string, unknown> = { model: modelId, messages, ...openAIChatToolFields(request.providerTools) };
   const tools = mergeTools({
     provider: options.provider,
     functionTools: chatToolsOf(request.tools),
