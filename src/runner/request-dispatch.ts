@@ -8,6 +8,7 @@ import type { EventDataMap } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
+import { recordProviderToolParts } from "./provider-tool-record.js";
 import { noticeRecorder, recordRequest } from "./request-record.js";
 import type { RunState } from "./run-state.js";
 import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
@@ -78,6 +79,7 @@ export async function dispatchRequest<D extends object, O>(
   if (cost !== undefined) recorded.cost = cost;
   state.cost = addCost(state.cost, responseCost(cost));
   state.record("model_response", recorded);
+  if (response.content.some((part) => !isMessagePart(part))) recordProviderToolParts(state, response, recorded.model);
   // Committed with the turn's first tool intent, or at the end of the step: a response lost to a
   // crash before then is asked for again on resume, and nothing has acted on it yet.
   state.context = state.context.addMessage({ role: "assistant", content: toAssistantParts(response) });

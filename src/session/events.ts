@@ -8,6 +8,8 @@ import type {
   ToolDefinition,
   WireTarget,
 } from "../models/model.js";
+import type { ProviderTool } from "../models/provider-tool.js";
+import type { ProviderSourcesData, ProviderToolCallData, ProviderToolResultData } from "./provider-tool-events.js";
 import type { AssistantPart, Message, UserContentPart } from "./messages.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
@@ -109,7 +111,12 @@ export interface EventDataMap {
     readonly cost?: RecordedCost;
   };
   /** A set of tool definitions, recorded once per distinct set in a session; requests name it by `hash`. */
-  tool_definitions: { readonly hash: string; readonly tools: readonly ToolDefinition[] };
+  tool_definitions: {
+    readonly hash: string;
+    readonly tools: readonly ToolDefinition[];
+    /** The provider tools sent beside the function tools (hosted web search, code execution). */
+    readonly providerTools?: readonly ProviderTool[];
+  };
   /** An attempt of a model request failed and is retried after `delayMs`. */
   model_retry: {
     readonly model: string;
@@ -142,6 +149,12 @@ export interface EventDataMap {
   };
   /** The run stopped to wait for approvals (its last event until a decision and `resume`). */
   run_paused: { readonly runId: string; readonly pending: readonly PausedApproval[] };
+  /** A provider tool the model called and the provider ran (a hosted web search), reported by the answer before it. */
+  provider_tool_call: ProviderToolCallData;
+  /** What a provider tool returned, with the sources it found; reported by the same answer as its call. */
+  provider_tool_result: ProviderToolResultData;
+  /** The sources the text of an answer cites (URL and file citations). */
+  provider_sources: ProviderSourcesData;
   approval_requested: {
     readonly toolCallId: string;
     readonly toolName: string;
@@ -271,6 +284,9 @@ const builtin = new Set<string>([
   "model_stream_reset",
   "partial_response",
   "run_paused",
+  "provider_tool_call",
+  "provider_tool_result",
+  "provider_sources",
 ] satisfies BuiltinEventType[]);
 
 export function isSurfaceType(type: string): type is SurfaceEventType {

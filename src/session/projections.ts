@@ -42,6 +42,9 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "model_stream_reset":
     case "partial_response":
     case "run_paused":
+    case "provider_tool_call":
+    case "provider_tool_result":
+    case "provider_sources":
       return undefined;
     default: {
       const unhandled: never = event;
