@@ -76,7 +76,11 @@ export function recordRequest<D extends object, O>(
     const hash = hosted.length === 0 ? toolDefinitionsHash(request.tools) : toolSetHash(request.tools, hosted);
     const known = knownToolHashes(state);
     if (!known.has(hash)) {
-      state.record("tool_definitions", { hash, tools: request.tools, ...(hosted.length > 0 ? { providerTools: hosted } : {}) });
+      state.record("tool_definitions", {
+        hash,
+        tools: request.tools,
+        ...(hosted.length > 0 ? { providerTools: hosted } : {}),
+      });
       known.add(hash);
     }
     data.toolsHash = hash;

@@ -10,7 +10,6 @@ import type { Message, MessageInput, UserContentPart } from "../session/messages
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
 import type { AgentTool } from "../tools/agent-tools.js";
-import type { AnyTool } from "../tools/tool.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
 export type OutputMode = "tool" | "native" | "prompted" | "auto";

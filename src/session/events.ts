@@ -9,8 +9,8 @@ import type {
   WireTarget,
 } from "../models/model.js";
 import type { ProviderTool } from "../models/provider-tool.js";
-import type { ProviderSourcesData, ProviderToolCallData, ProviderToolResultData } from "./provider-tool-events.js";
 import type { AssistantPart, Message, UserContentPart } from "./messages.js";
+import type { ProviderSourcesData, ProviderToolCallData, ProviderToolResultData } from "./provider-tool-events.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
 export interface EventMeta {

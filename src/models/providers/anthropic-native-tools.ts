@@ -11,7 +11,11 @@ function serverTool(tool: ProviderTool): Record<string, unknown> | undefined {
       const wire: Record<string, unknown> = {
         type: "web_search_20250305",
         name: "web_search",
-        ...renamed(tool.args, { maxUses: "max_uses", allowedDomains: "allowed_domains", blockedDomains: "blocked_domains" }),
+        ...renamed(tool.args, {
+          maxUses: "max_uses",
+          allowedDomains: "allowed_domains",
+          blockedDomains: "blocked_domains",
+        }),
       };
       const where = tool.args.userLocation;
       if (typeof where === "object" && where !== null) wire.user_location = { type: "approximate", ...where };

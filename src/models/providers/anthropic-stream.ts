@@ -161,7 +161,8 @@ function* deltaParts(message: MessageAssembly, block: AnthropicBlock, value: unk
   // `mcp_tool_use` stream `input_json_delta`), or a kind of delta added later.
   if (block.kind === "other" || block.kind === "server-tool-result") return;
   if (block.kind === "server-tool-use") {
-    if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") block.argsText += delta.partial_json;
+    if (delta.type === "input_json_delta" && typeof delta.partial_json === "string")
+      block.argsText += delta.partial_json;
     return;
   }
   const mismatch = () => malformed(`a ${String(delta.type)} arrived for a ${block.kind} block`);

@@ -43,7 +43,12 @@ export class GeminiBuiltinTools {
       this.#runs += 1;
       this.#lastRun = `${responseId ?? "gemini"}_code_execution_${this.#runs}`;
       const { language, code } = part.executableCode;
-      return { type: "provider-tool-call", toolCallId: this.#lastRun, toolName: "code_execution", input: { language, code } };
+      return {
+        type: "provider-tool-call",
+        toolCallId: this.#lastRun,
+        toolName: "code_execution",
+        input: { language, code },
+      };
     }
     if (isRecord(part.codeExecutionResult)) {
       const { outcome, output } = part.codeExecutionResult;

@@ -1,7 +1,7 @@
 import type { Message, UserContentPart } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
-import { mergeTools } from "./shared/provider-tools.js";
 import { openAIChatToolFields } from "./openai-native-tools.js";
+import { mergeTools } from "./shared/provider-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
 export type MaxTokensField = "max_completion_tokens" | "max_tokens";

@@ -19,7 +19,10 @@ function responsesTool(tool: ProviderTool): Record<string, unknown> | undefined 
   const args = tool.args;
   switch (tool.name) {
     case "web_search": {
-      const wire: Record<string, unknown> = { type: "web_search", ...renamed(args, { searchContextSize: "search_context_size" }) };
+      const wire: Record<string, unknown> = {
+        type: "web_search",
+        ...renamed(args, { searchContextSize: "search_context_size" }),
+      };
       const where = location(args.userLocation);
       if (where !== undefined) wire.user_location = where;
       if (Array.isArray(args.allowedDomains)) wire.filters = { allowed_domains: args.allowedDomains };
@@ -60,7 +63,9 @@ export function openAIResponsesTools(tools: readonly ProviderTool[] | undefined)
   include: string[];
 } {
   const wire = wireProviderTools(tools, "openai", "openai-responses", responsesTool);
-  const include = (tools ?? []).flatMap((tool) => (includeOf[tool.name] === undefined ? [] : [includeOf[tool.name] as string]));
+  const include = (tools ?? []).flatMap((tool) =>
+    includeOf[tool.name] === undefined ? [] : [includeOf[tool.name] as string],
+  );
   return { tools: wire, include };
 }
 
@@ -74,7 +79,8 @@ export function openAIChatToolFields(tools: readonly ProviderTool[] | undefined)
     if (tool.name !== "web_search" || tool.args.allowedDomains !== undefined) return undefined;
     const options = renamed(tool.args, { searchContextSize: "search_context_size" });
     const where = tool.args.userLocation;
-    if (typeof where === "object" && where !== null) options.user_location = { type: "approximate", approximate: where };
+    if (typeof where === "object" && where !== null)
+      options.user_location = { type: "approximate", approximate: where };
     fields.web_search_options = options;
     return options;
   });
@@ -144,7 +150,12 @@ export function hostedToolParts(item: unknown): ResponsePart[] | undefined {
         return fileId === undefined ? [] : [fileSource(fileId, text(result, "filename"))];
       });
       return [
-        { type: "provider-tool-call", toolCallId: id, toolName: "file_search", input: { queries: list(record, "queries") } },
+        {
+          type: "provider-tool-call",
+          toolCallId: id,
+          toolName: "file_search",
+          input: { queries: list(record, "queries") },
+        },
         {
           type: "provider-tool-result",
           toolCallId: id,

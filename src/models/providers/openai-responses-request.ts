@@ -64,10 +64,10 @@ export function toResponsesBody(
     provider: options.provider,
     functionTools: [
       ...request.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema,
         strict: false,
       })),
       ...hosted.tools,

@@ -239,7 +239,8 @@ export class ResponsesStreamAssembler {
       case "response.output_text.annotation.added": {
         const slot = this.#slots.get(index);
         const annotation = (event as { annotation?: unknown }).annotation;
-        if (slot?.kind === "text" && annotation !== undefined) (slot.annotations ??= []).push(annotation);
+        if (slot?.kind === "text" && annotation !== undefined)
+          slot.annotations = [...(slot.annotations ?? []), annotation];
         return;
       }
       case "response.output_text.delta":
