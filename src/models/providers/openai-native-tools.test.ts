@@ -147,7 +147,7 @@ describe("OpenAI hosted tools (Responses API)", () => {
     expect(response.finishReason).toBe("tool-calls");
   });
 
-  it("streamed: the same parts as JSON, coherent deltas, and every two-chunk split gives identical parts", async () => {
+  it("streamed: the same parts as JSON, coherent deltas, and a two-chunk split at every 7th byte gives identical parts", async () => {
     const reply = nativeToolsSse();
     let splitAt: number[] = [];
     const { model } = modelAnswering(() => deliver(reply, splitAt));
