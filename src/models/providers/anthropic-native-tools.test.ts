@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import { ProviderToolUnsupportedError } from "../../errors/provider-tool-error.js";
+import type { RunResult } from "../../runner/types.js";
 import { tool } from "../../tools/tool.js";
 import type { ResponsePart } from "../model.js";
 import { createAnthropicModel } from "./anthropic.js";
@@ -205,7 +206,7 @@ describe("Anthropic server tools as provider tools", () => {
         },
       });
       const agent = new Agent({ model, tools: [anthropicTools.webSearch({ maxUses: 2 }), getTime] });
-      let result;
+      let result: RunResult;
       if (mode === "run") result = await agent.run("Weather and time in Paris?");
       else {
         const stream = agent.stream("Weather and time in Paris?");

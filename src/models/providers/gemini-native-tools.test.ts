@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import { ProviderToolUnsupportedError } from "../../errors/provider-tool-error.js";
+import type { RunResult } from "../../runner/types.js";
 import { tool } from "../../tools/tool.js";
 import type { ResponsePart } from "../model.js";
 import { createGeminiModel } from "./gemini.js";
@@ -117,7 +118,13 @@ function modelAnswering(respond: () => WireDelivery) {
     fetch: wire.fetch,
     generateId: () => `id-${++counter}`,
   });
-  return { wire, model, reset: () => (counter = 0) };
+  return {
+    wire,
+    model,
+    reset: () => {
+      counter = 0;
+    },
+  };
 }
 
 describe("Gemini built-in tools as provider tools", () => {
@@ -184,7 +191,7 @@ describe("Gemini built-in tools as provider tools", () => {
         },
       });
       const agent = new Agent({ model, tools: [getTime, geminiTools.googleSearch(), geminiTools.codeExecution()] });
-      let result;
+      let result: RunResult;
       if (mode === "run") result = await agent.run("Weather, 21*2 and time?");
       else {
         const stream = agent.stream("Weather, 21*2 and time?");
