@@ -183,26 +183,58 @@ describe("OpenAI hosted tools (Responses API)", () => {
     expect(chatWire.requests).toHaveLength(0);
   });
 
-  it("Chat Completions: web search is sent as web_search_options", async () => {
-    const chatWire = createWireFetch(() =>
-      deliver({
-        status: 200,
-        body: JSON.stringify({
-          id: "chatcmpl-1",
-          model: "gpt-4o-search-preview",
-          choices: [{ index: 0, message: { role: "assistant", content: "Sunny." }, finish_reason: "stop" }],
-        }),
-      }),
+  it("Chat Completions: web search is sent as web_search_options; url_citation annotations become sources (JSON and SSE)", async () => {
+    const annotation = {
+      type: "url_citation",
+      url_citation: { start_index: 0, end_index: 6, url: "https://weather.example/paris", title: "Paris weather" },
+    };
+    const source = {
+      type: "source",
+      source: { type: "url", url: "https://weather.example/paris", title: "Paris weather" },
+    };
+    const json = JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      model: "gpt-4o-search-preview",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "Sunny.", annotations: [annotation] },
+          finish_reason: "stop",
+        },
+      ],
+    });
+    const chunks = [
+      {
+        id: "chatcmpl-2",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: { role: "assistant", content: "Sunny." } }],
+      },
+      {
+        id: "chatcmpl-2",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: { annotations: [annotation] } }],
+      },
+      { id: "chatcmpl-2", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
+    ];
+    const sse = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("")}data: [DONE]\n\n`;
+    const chatWire = createWireFetch((recorded) =>
+      deliver({ status: 200, body: (recorded.body as { stream?: boolean }).stream === true ? sse : json }),
     );
     const chat = createOpenAIChatModel("gpt-4o-search-preview", settings(chatWire.fetch));
-    await chat.doGenerate({
+    const search = {
       ...suiteRequest("text"),
       providerTools: [openaiTools.webSearch({ searchContextSize: "high", userLocation: { city: "Paris" } })],
-    });
+    };
+    const answer = await chat.doGenerate(search);
     expect((chatWire.requests[0]?.body as Record<string, unknown>).web_search_options).toEqual({
       search_context_size: "high",
       user_location: { type: "approximate", approximate: { city: "Paris" } },
     });
+    expect(answer.content).toEqual([{ type: "text", text: "Sunny." }, source]);
+    const { parts, error } = await collectStream(chat.doStream(search));
+    expect(error).toBeUndefined();
+    expect(checkStreamCoherent(parts).content).toEqual([{ type: "text", text: "Sunny." }, source]);
   });
 });
 

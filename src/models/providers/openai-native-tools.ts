@@ -186,3 +186,13 @@ export function hostedToolParts(item: unknown): ResponsePart[] | undefined {
       return undefined;
   }
 }
+
+/** The sources of a Chat Completions message's `annotations` (`{ type: "url_citation", url_citation: { url, title } }`). */
+export function chatAnnotationSources(annotations: unknown): Source[] {
+  if (!Array.isArray(annotations)) return [];
+  return annotations.flatMap((annotation) => {
+    const citation = (annotation as { url_citation?: unknown } | null)?.url_citation;
+    const url = text(citation, "url");
+    return url === undefined ? [] : [urlSource(url, text(citation, "title"))];
+  });
+}
