@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import { ProviderToolUnsupportedError } from "../../errors/provider-tool-error.js";
-import type { RunResult } from "../../runner/types.js";
-import { tool } from "../../tools/tool.js";
 import type { ResponsePart } from "../model.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { anthropicTools } from "./anthropic-tools.js";
 import { geminiTools } from "./gemini-tools.js";
-import { rebuildRequest } from "./rebuild-request.js";
 import { anthropicSse } from "./test-support/anthropic.fixture.js";
 import { serverToolsJson, serverToolsSse } from "./test-support/anthropic-server-tools.fixture.js";
+import { expectBodiesRebuilt, runAgent, timeTool } from "./test-support/provider-tool-support.js";
 import { canonicalParts, checkStreamCoherent, collectStream, suiteRequest } from "./test-support/suite-support.js";
 import { createWireFetch, deliver, type WireDelivery } from "./test-support/wire-fetch.js";
 
@@ -195,24 +193,9 @@ describe("Anthropic server tools as provider tools", () => {
         baseURL: "http://wire.invalid",
         fetch: wire.fetch,
       });
-      const calls: unknown[] = [];
-      const getTime = tool({
-        name: "get_time",
-        description: "Time in a zone",
-        input: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
-        execute: (args) => {
-          calls.push(args);
-          return "14:00";
-        },
-      });
+      const { getTime, calls } = timeTool();
       const agent = new Agent({ model, tools: [anthropicTools.webSearch({ maxUses: 2 }), getTime] });
-      let result: RunResult;
-      if (mode === "run") result = await agent.run("Weather and time in Paris?");
-      else {
-        const stream = agent.stream("Weather and time in Paris?");
-        for await (const _event of stream);
-        result = await stream.result;
-      }
+      const { result } = await runAgent(agent, mode, "Weather and time in Paris?");
       expect(result.output).toBe("14:00");
       expect(calls).toEqual([{ zone: "Europe/Paris" }]);
       const bookkeeping = result.log.filter((event) => event.type.startsWith("provider_"));
@@ -226,11 +209,7 @@ describe("Anthropic server tools as provider tools", () => {
       expect(bookkeeping[2]?.data).toMatchObject({
         sources: [{ url: "https://weather.example/paris", citedText: "Sunny, 21 °C, light wind from the west." }],
       });
-      const requests = result.log.filter((event) => event.type === "model_request");
-      expect(requests).toHaveLength(2);
-      requests.forEach((event, index) => {
-        expect(rebuildRequest(result.log, event.seq)).toEqual(wire.requests[index]?.body);
-      });
+      expectBodiesRebuilt(result.log, wire.requests);
       const second = wire.requests[1]?.body as { messages: { role: string; content: { type: string }[] }[] };
       expect(second.messages[1]?.content.map((block) => block.type)).toEqual(["text", "text", "tool_use"]);
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
-import { tool } from "../../tools/tool.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { anthropicSse } from "./test-support/anthropic.fixture.js";
 import { serverToolsExpected, serverToolsJson, serverToolsSse } from "./test-support/anthropic-server-tools.fixture.js";
+import { timeTool } from "./test-support/provider-tool-support.js";
 import {
   canonicalParts,
   checkStreamCoherent,
@@ -191,16 +191,7 @@ describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse
         baseURL: "http://wire.invalid",
         fetch: wire.fetch,
       });
-      const calls: unknown[] = [];
-      const getTime = tool({
-        name: "get_time",
-        description: "Time in a zone",
-        input: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
-        execute: (args) => {
-          calls.push(args);
-          return "14:00";
-        },
-      });
+      const { getTime, calls } = timeTool();
       const agent = new Agent({ model, tools: [getTime] });
       let output: unknown;
       if (mode === "run") output = (await agent.run("Weather and time in Paris?")).output;

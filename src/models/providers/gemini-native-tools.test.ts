@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import { ProviderToolUnsupportedError } from "../../errors/provider-tool-error.js";
-import type { RunResult } from "../../runner/types.js";
-import { tool } from "../../tools/tool.js";
 import type { ResponsePart } from "../model.js";
 import { createGeminiModel } from "./gemini.js";
 import { geminiTools } from "./gemini-tools.js";
 import { openaiTools } from "./openai-tools.js";
-import { rebuildRequest } from "./rebuild-request.js";
 import { geminiSse } from "./test-support/gemini.fixture.js";
+import { expectBodiesRebuilt, runAgent, timeTool } from "./test-support/provider-tool-support.js";
 import { canonicalParts, checkStreamCoherent, collectStream, suiteRequest } from "./test-support/suite-support.js";
 import { createWireFetch, deliver, type WireDelivery } from "./test-support/wire-fetch.js";
 
@@ -180,24 +178,9 @@ describe("Gemini built-in tools as provider tools", () => {
         const done = chunk([{ text: "14:00." }], true);
         return deliver({ status: 200, body: streamed ? geminiSse([done]) : JSON.stringify(done) });
       });
-      const calls: unknown[] = [];
-      const getTime = tool({
-        name: "get_time",
-        description: "Time in a zone",
-        input: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
-        execute: (args) => {
-          calls.push(args);
-          return "14:00";
-        },
-      });
+      const { getTime, calls } = timeTool();
       const agent = new Agent({ model, tools: [getTime, geminiTools.googleSearch(), geminiTools.codeExecution()] });
-      let result: RunResult;
-      if (mode === "run") result = await agent.run("Weather, 21*2 and time?");
-      else {
-        const stream = agent.stream("Weather, 21*2 and time?");
-        for await (const _event of stream);
-        result = await stream.result;
-      }
+      const { result } = await runAgent(agent, mode, "Weather, 21*2 and time?");
       expect(calls).toEqual([{ zone: "Europe/Paris" }]);
       const types = result.log.map((event) => event.type);
       const first = types.indexOf("model_response");
@@ -212,11 +195,7 @@ describe("Gemini built-in tools as provider tools", () => {
       ]);
       const assistant = result.log[first + 6]?.data as { content: { type: string }[] };
       expect(assistant.content.map((part) => part.type)).toEqual(["text", "tool-call"]);
-      result.log
-        .filter((event) => event.type === "model_request")
-        .forEach((event, index) => {
-          expect(rebuildRequest(result.log, event.seq)).toEqual(wire.requests[index]?.body);
-        });
+      expectBodiesRebuilt(result.log, wire.requests);
     });
   }
 });

@@ -1,20 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import { ProviderToolUnsupportedError } from "../../errors/provider-tool-error.js";
-import type { SessionEvent } from "../../session/events.js";
 import { tool } from "../../tools/tool.js";
 import type { ResponsePart } from "../model.js";
 import { anthropicTools } from "./anthropic-tools.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
 import { createOpenAIResponsesModel } from "./openai-responses.js";
 import { openaiTools } from "./openai-tools.js";
-import { rebuildRequest } from "./rebuild-request.js";
 import {
   finalAnswer,
   nativeAnswerText,
   nativeToolsJson,
   nativeToolsSse,
 } from "./test-support/openai-native-tools.fixture.js";
+import { expectBodiesRebuilt, runAgent, timeTool } from "./test-support/provider-tool-support.js";
 import { canonicalParts, checkStreamCoherent, collectStream, suiteRequest } from "./test-support/suite-support.js";
 import { createWireFetch, deliver, type WireDelivery } from "./test-support/wire-fetch.js";
 
@@ -247,25 +246,10 @@ describe("an agent with OpenAI hosted tools", () => {
         return deliver(finalAnswer(streamed));
       });
       const model = createOpenAIResponsesModel("gpt-5-mini", settings(wire.fetch));
-      const calls: unknown[] = [];
-      const getTime = tool({
-        name: "get_time",
-        description: "Time in a zone",
-        input: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
-        execute: (args) => {
-          calls.push(args);
-          return "14:00";
-        },
-      });
+      const { getTime, calls } = timeTool();
       const agent = new Agent({ model, tools: [getTime, ...hosted] });
-      let log: readonly SessionEvent[];
-      const streamedTypes: string[] = [];
-      if (mode === "run") log = (await agent.run("Weather, policy and time?")).log;
-      else {
-        const stream = agent.stream("Weather, policy and time?");
-        for await (const event of stream) if (event.kind === "event") streamedTypes.push(event.type);
-        log = (await stream.result).log;
-      }
+      const { result, streamedTypes } = await runAgent(agent, mode, "Weather, policy and time?");
+      const log = result.log;
       expect(calls).toEqual([{ zone: "Europe/Paris" }]);
       const types = log.map((event) => event.type);
       const first = types.indexOf("model_response");
@@ -280,8 +264,8 @@ describe("an agent with OpenAI hosted tools", () => {
         "provider_sources",
         "assistant_message",
       ]);
-      const result = log.find((event) => event.type === "provider_tool_result");
-      expect(result?.data).toMatchObject({
+      const searched = log.find((event) => event.type === "provider_tool_result");
+      expect(searched?.data).toMatchObject({
         model: "openai:gpt-5-mini-2025-08-07",
         toolCallId: "ws_68e4a1",
         toolName: "web_search",
@@ -303,10 +287,7 @@ describe("an agent with OpenAI hosted tools", () => {
         "function_call_output",
       ]);
       expect(second.input[1]).toEqual({ role: "assistant", content: nativeAnswerText });
-      const requests = log.filter((event) => event.type === "model_request");
-      requests.forEach((event, index) => {
-        expect(rebuildRequest(log, event.seq)).toEqual(wire.requests[index]?.body);
-      });
+      expectBodiesRebuilt(log, wire.requests);
       if (mode === "stream") expect(streamedTypes).toContain("provider_tool_result");
     });
   }
