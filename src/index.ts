@@ -179,13 +179,16 @@ export {
   type UsageLimitName,
   UserError,
 } from "./errors/index.js";
+export { ProviderToolUnsupportedError } from "./errors/provider-tool-error.js";
 export { getLogger, type Logger, resetLogger, setLogger } from "./logging/logger.js";
 export { McpConnectionError, McpToolError } from "./mcp/mcp-errors.js";
 export { type AiSdkLanguageModel, fromAiSdk } from "./models/adapters/ai-sdk.js";
 export { withFallback } from "./models/fallback.js";
 export {
   type FinishReason,
+  isMessagePart,
   type JsonSchema,
+  type MessageResponsePart,
   MODEL_SPECIFICATION_VERSION,
   type Model,
   type ModelCallNotice,
@@ -210,12 +213,15 @@ export {
   type OfflineToolResult,
   offlineRules,
 } from "./models/offline-rules.js";
+export { isProviderTool, type ProviderTool, type Source } from "./models/provider-tool.js";
 export {
   type AnthropicSettings,
   anthropicSupportsNativeOutput,
   createAnthropicModel,
 } from "./models/providers/anthropic.js";
+export { type AnthropicWebSearchOptions, anthropicTools } from "./models/providers/anthropic-tools.js";
 export { createGeminiModel, type GeminiSettings } from "./models/providers/gemini.js";
+export { geminiTools } from "./models/providers/gemini-tools.js";
 export { createOpenAIChatModel, type OpenAIChatSpec } from "./models/providers/openai-chat.js";
 export {
   createOpenAICompatibleModel,
@@ -223,6 +229,13 @@ export {
   openAICompatiblePresets,
 } from "./models/providers/openai-compatible.js";
 export { createOpenAIResponsesModel } from "./models/providers/openai-responses.js";
+export {
+  type ApproximateLocation,
+  type OpenAICodeInterpreterOptions,
+  type OpenAIFileSearchOptions,
+  type OpenAIWebSearchOptions,
+  openaiTools,
+} from "./models/providers/openai-tools.js";
 export { rebuildRequest } from "./models/providers/rebuild-request.js";
 export {
   type ModelFactory,
@@ -370,6 +383,7 @@ export {
   SubAgentToolsError,
 } from "./sub-agents/sub-agent.js";
 export {
+  type AgentTool,
   type AnyTool,
   type CompiledSchema,
   type InferSchema,

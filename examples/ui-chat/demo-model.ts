@@ -135,7 +135,7 @@ export class DemoModel implements Model {
         await this.#gate();
         yield { type: "tool-call-delta", toolCallId: part.toolCallId, argsTextDelta: part.argsText };
         yield { type: "tool-call-end", toolCallId: part.toolCallId };
-      } else {
+      } else if (part.type === "text" || part.type === "reasoning") {
         for (const word of words(part.text)) {
           await this.#gate();
           yield { type: "text-delta", text: word };

@@ -1,6 +1,7 @@
 import { hashArgs } from "../approvals/approvals.js";
 import { type AgentIdentity, AgentMismatchError } from "../errors/agent-mismatch-error.js";
 import type { JsonSchema } from "../models/model.js";
+import type { ProviderTool } from "../models/provider-tool.js";
 import type { EventDataMap, SessionEvent } from "../session/events.js";
 
 /** What an agent's definition hash covers (see `agentDefinitionHash`). */
@@ -10,6 +11,8 @@ export interface AgentDefinition {
   readonly tools: Iterable<{ readonly name: string; readonly description: string; readonly inputSchema: JsonSchema }>;
   /** The JSON Schema of the output type, when the agent has one. */
   readonly outputSchema: JsonSchema | undefined;
+  /** Provider tools (hosted web search, ...): covered by id and options when there are any. */
+  readonly providerTools?: readonly ProviderTool[];
 }
 
 /**
@@ -31,7 +34,14 @@ export function agentDefinitionHash(definition: AgentDefinition): string {
   const given = definition.instructions;
   const instructions =
     typeof given === "function" ? { function: Function.prototype.toString.call(given) } : (given ?? null);
-  return hashArgs({ version: 1, instructions, tools, output: definition.outputSchema ?? null });
+  const hosted = definition.providerTools ?? [];
+  return hashArgs({
+    version: 1,
+    instructions,
+    tools,
+    output: definition.outputSchema ?? null,
+    ...(hosted.length > 0 ? { providerTools: hosted.map((item) => ({ id: item.id, args: item.args })) } : {}),
+  });
 }
 
 /**

@@ -19,6 +19,7 @@ import type { SessionEvent } from "../session/events.js";
 import { resolveBlobs } from "../store/blob-refs.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AgentAsToolOptions, agentAsTool, type DefaultSubAgentInput } from "../sub-agents/sub-agent.js";
+import { functionToolsOf, providerToolsOf } from "../tools/agent-tools.js";
 import type { InferSchema, SchemaInput } from "../tools/schema.js";
 import { type AnyTool, indexTools, type Tool } from "../tools/tool.js";
 import { agentChange, agentDefinitionHash } from "./agent-identity.js";
@@ -94,7 +95,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
     };
     const chain = [options.model, ...(options.fallback ?? [])].map(prepare);
     this.model = chain.length === 1 ? (chain[0] as Model) : withFallback(chain);
-    this.#tools = indexTools(options.tools ?? [], options.outputType ? [OUTPUT_TOOL_NAME] : []);
+    this.#tools = indexTools(functionToolsOf(options.tools ?? []), options.outputType ? [OUTPUT_TOOL_NAME] : []);
     this.#output = resolveOutputSpec(options.outputType, options.outputMode ?? "auto", this.model);
     this.#secretPaths = parseSecretPaths(options.secret);
     for (const key of ["maxIterations", "outputRetries"] as const) {
@@ -119,6 +120,7 @@ export class Agent<D extends object = Record<string, unknown>, O = string> {
       hash: agentDefinitionHash({
         instructions: this.#options.instructions,
         tools: this.#tools.values(),
+        providerTools: providerToolsOf(this.#options.tools),
         outputSchema: this.#output?.schema.jsonSchema,
       }),
     };

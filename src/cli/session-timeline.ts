@@ -70,9 +70,18 @@ function describeEvent(event: SessionEvent): string {
     case "run_resumed":
       return `run ${String(data.runId)}`;
     case "tool_definitions": {
-      const tools = (data.tools as { name?: string }[] | undefined) ?? [];
-      return `${tools.length} tools (${preview(tools.map((tool) => tool.name).join(", "), 60)}) · ${String(data.hash).slice(0, 12)}`;
+      const tools = [
+        ...((data.tools as { name?: string }[] | undefined) ?? []).map((tool) => tool.name),
+        ...((data.providerTools as { id?: string }[] | undefined) ?? []).map((tool) => tool.id),
+      ];
+      return `${tools.length} tools (${preview(tools.join(", "), 60)}) · ${String(data.hash).slice(0, 12)}`;
     }
+    case "provider_tool_call":
+      return `${String(data.toolName)}(${preview(data.input, 60)}) ran at the provider · call ${String(data.toolCallId)}`;
+    case "provider_tool_result":
+      return `${data.isError ? "✗ " : ""}${String(data.toolName)}: ${describeSources(data.sources) || preview(data.result, 60)} · call ${String(data.toolCallId)}`;
+    case "provider_sources":
+      return `cites ${describeSources(data.sources)}`;
     case "model_retry":
       return `${String(data.model)} · attempt ${String(data.attempt)} failed: ${describeRecordedError(data.error)} · retry in ${String(data.delayMs)} ms`;
     case "model_fallback":
@@ -104,6 +113,14 @@ function describeCompaction(data: Data): string {
   }
   const dropped = (data.dropped as unknown[] | undefined) ?? [];
   return `${dropped.length} tool result${dropped.length === 1 ? "" : "s"} dropped · ${tokens}`;
+}
+
+/** `2 sources: https://a.example, https://b.example` (empty for none). */
+function describeSources(sources: unknown): string {
+  const list = Array.isArray(sources) ? (sources as { url?: string; fileId?: string; filename?: string }[]) : [];
+  if (list.length === 0) return "";
+  const names = list.map((source) => source.url ?? source.filename ?? source.fileId ?? "?").join(", ");
+  return `${list.length} source${list.length === 1 ? "" : "s"}: ${preview(names, 70)}`;
 }
 
 function describeRecordedError(error: unknown): string {

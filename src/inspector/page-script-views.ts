@@ -82,8 +82,17 @@ function eventSummary(event) {
       return (data.strategy === "summarize"
         ? "seq " + (data.replaces || []).join("–") + " summarized: " + short(data.summary, 50)
         : (data.dropped || []).length + " tool results dropped") + " · " + data.tokensBefore + " → " + data.tokensAfter + " tokens";
-    case "tool_definitions":
-      return (data.tools || []).length + " tools: " + (data.tools || []).map((tool) => tool.name).join(", ");
+    case "tool_definitions": {
+      const names = (data.tools || []).map((tool) => tool.name).concat((data.providerTools || []).map((tool) => tool.id));
+      return names.length + " tools: " + names.join(", ");
+    }
+    case "provider_tool_call":
+      return data.toolName + "(" + short(data.input, 50) + ") at the provider " + (data.toolCallId || "");
+    case "provider_tool_result":
+      return (data.isError ? "error from " : "") + data.toolName + ": " +
+        ((data.sources || []).length > 0 ? sourceList(data.sources) : short(data.result, 60));
+    case "provider_sources":
+      return "cites " + sourceList(data.sources || []);
     case "model_retry":
       return data.model + ": " + recordedError(data.error) + (data.retryAfterMs !== undefined ? " (retry-after)" : "");
     case "model_fallback":
@@ -111,6 +120,10 @@ function eventSummary(event) {
     default:
       return short(data, 80);
   }
+}
+
+function sourceList(sources) {
+  return sources.length + " source(s): " + short(sources.map((source) => source.url || source.filename || source.fileId).join(", "), 70);
 }
 
 function recordedError(error) {

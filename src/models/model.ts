@@ -1,4 +1,5 @@
 import type { Message, ProviderMetadata } from "../session/messages.js";
+import type { ProviderTool, Source } from "./provider-tool.js";
 
 /** The version of this contract. A model implementation names the version it was written against. */
 export const MODEL_SPECIFICATION_VERSION = "nous-model-v1";
@@ -64,6 +65,8 @@ export interface ModelRequest {
   readonly instructions?: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
+  /** Tools the provider runs itself (a hosted web search, code execution), sent beside `tools`. */
+  readonly providerTools?: readonly ProviderTool[];
   readonly toolChoice?: ToolChoice;
   readonly output?: NativeOutputSpec;
   /** When structured output uses a tool: the tool whose call is the final answer (one of `tools`). */
@@ -101,7 +104,33 @@ export type ResponsePart =
       readonly toolName: string;
       readonly argsText: string;
       readonly providerMetadata?: ProviderMetadata;
-    };
+    }
+  /** A call of a provider tool the provider ran itself (never run by the runner). */
+  | {
+      readonly type: "provider-tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+    }
+  /** What a provider tool returned, with the sources it found. */
+  | {
+      readonly type: "provider-tool-result";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly result: unknown;
+      readonly isError: boolean;
+      readonly sources?: readonly Source[];
+    }
+  /** A source the answer's text cites (a URL citation, a file citation). */
+  | { readonly type: "source"; readonly source: Source };
+
+/** The parts of an answer its assistant message carries; provider tool parts and sources are recorded apart. */
+export type MessageResponsePart = Extract<ResponsePart, { readonly type: "text" | "reasoning" | "tool-call" }>;
+
+/** Whether a part goes into the assistant message (text, reasoning, a tool call). */
+export function isMessagePart(part: ResponsePart): part is MessageResponsePart {
+  return part.type === "text" || part.type === "reasoning" || part.type === "tool-call";
+}
 
 /** A complete model answer. */
 export interface ModelResponse {

@@ -59,6 +59,10 @@ export function* streamResponse(response: ModelResponse): Generator<ModelStreamP
         }
         yield { type: "tool-call-end", toolCallId: part.toolCallId };
         break;
+      case "provider-tool-call":
+      case "provider-tool-result":
+      case "source":
+        break; // no deltas: they arrive with the finished response
       default: {
         const unhandled: never = part;
         throw new TypeError(`unknown part ${JSON.stringify(unhandled)}`);

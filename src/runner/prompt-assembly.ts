@@ -1,4 +1,5 @@
 import type { ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
+import { providerToolsOf } from "../tools/agent-tools.js";
 import { toToolDefinition } from "../tools/tool.js";
 import { nativeOutput, OUTPUT_TOOL_NAME, outputToolDefinition, promptedInstructions } from "./output-spec.js";
 import { noticeRecorder } from "./request-record.js";
@@ -41,11 +42,13 @@ function buildRequest<D extends object, O>(state: RunState<D, O>, instructions: 
   if (instructions) parts.push(instructions);
   if (output?.mode === "prompted") parts.push(promptedInstructions(output));
   const definitions = toolDefinitions(state);
+  const providerTools = providerToolsOf(options.tools);
 
   return {
     instructions: parts.length > 0 ? parts.join("\n\n") : undefined,
     messages: state.context.messages,
     tools: definitions,
+    ...(providerTools.length > 0 ? { providerTools } : {}),
     toolChoice: output?.mode === "tool" ? "required" : definitions.length > 0 ? "auto" : undefined,
     output: output?.mode === "native" ? nativeOutput(output) : undefined,
     outputToolName: output?.mode === "tool" ? OUTPUT_TOOL_NAME : undefined,

@@ -3,11 +3,12 @@ import { addCost, type RecordedCost } from "../cost/recorded-cost.js";
 import { responseCost } from "../cost/run-cost.js";
 import { FALLBACK_PROVIDER, firstOfChain } from "../models/fallback.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
-import { modelName } from "../models/model.js";
+import { isMessagePart, modelName } from "../models/model.js";
 import type { EventDataMap, RequestPurpose } from "../session/events.js";
 import type { AssistantPart } from "../session/messages.js";
 import { addUsage, responseUsage } from "../session/usage.js";
 import { raceAbort, throwIfAborted } from "./abort.js";
+import { recordProviderToolParts } from "./provider-tool-record.js";
 import { noticeRecorder, recordRequest } from "./request-record.js";
 import type { RunState } from "./run-state.js";
 import { checkRequestLimit, checkTokenLimits } from "./stop-rules.js";
@@ -67,7 +68,7 @@ export async function dispatchRequest<D extends object, O>(
 }
 
 function toAssistantParts(response: ModelResponse): AssistantPart[] {
-  return response.content.map((part): AssistantPart => {
+  return response.content.filter(isMessagePart).map((part): AssistantPart => {
     if (part.type !== "tool-call") return part;
     const parsed = parseArgs(part.argsText);
     const call: AssistantPart = {
@@ -115,6 +116,7 @@ export function recordResponse<D extends object, O>(
     if (cost !== undefined) recorded.cost = cost;
     state.cost = addCost(state.cost, responseCost(cost));
     state.record("model_response", recorded);
+    if (response.content.some((part) => !isMessagePart(part))) recordProviderToolParts(state, response, recorded.model);
   };
   if (priced instanceof Promise) return priced.then(finish);
   finish(priced);

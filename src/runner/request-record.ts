@@ -1,5 +1,6 @@
 import type { Model, ModelCallNotice, ModelRequest, ModelSettings, ToolDefinition } from "../models/model.js";
 import { modelName } from "../models/model.js";
+import type { ProviderTool } from "../models/provider-tool.js";
 import { sha256Hex } from "../platform/sha256.js";
 import { canonicalJson } from "../session/canonical-json.js";
 import type { EventDataMap, RecordedSettings, RequestPurpose, SessionEvent } from "../session/events.js";
@@ -29,6 +30,17 @@ export function toolDefinitionsHash(tools: readonly ToolDefinition[]): string {
     hash = sha256Hex(canonicalJson(tools));
     hashes.set(tools, hash);
   }
+  return hash;
+}
+
+const setHashes = new WeakMap<readonly ProviderTool[], { tools: readonly ToolDefinition[]; hash: string }>();
+
+/** The hash of function tools sent with provider tools: of `{ tools, providerTools }`, so a set without provider tools keeps its hash. */
+function toolSetHash(tools: readonly ToolDefinition[], providerTools: readonly ProviderTool[]): string {
+  const cached = setHashes.get(providerTools);
+  if (cached?.tools === tools) return cached.hash;
+  const hash = sha256Hex(canonicalJson({ tools, providerTools }));
+  setHashes.set(providerTools, { tools, hash });
   return hash;
 }
 
@@ -67,11 +79,16 @@ export function recordRequest<D extends object, O>(
   if (model.wire !== undefined) data.wire = model.wire;
   data.stream = emit !== undefined;
   if (request.instructions !== undefined) data.instructions = request.instructions;
-  if (request.tools.length > 0) {
-    const hash = toolDefinitionsHash(request.tools);
+  const hosted = request.providerTools ?? [];
+  if (request.tools.length > 0 || hosted.length > 0) {
+    const hash = hosted.length === 0 ? toolDefinitionsHash(request.tools) : toolSetHash(request.tools, hosted);
     const known = knownToolHashes(state);
     if (!known.has(hash)) {
-      state.record("tool_definitions", { hash, tools: request.tools });
+      state.record("tool_definitions", {
+        hash,
+        tools: request.tools,
+        ...(hosted.length > 0 ? { providerTools: hosted } : {}),
+      });
       known.add(hash);
     }
     data.toolsHash = hash;

@@ -9,7 +9,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { Message, MessageInput, UserContentPart } from "../session/messages.js";
 import type { RunContext } from "../session/run-context.js";
 import type { Usage } from "../session/usage.js";
-import type { AnyTool } from "../tools/tool.js";
+import type { AgentTool } from "../tools/agent-tools.js";
 import type { CompactionPolicy } from "./compaction-policy.js";
 
 /** How structured output is obtained: a final tool, the provider's JSON mode, or instructions. */
@@ -106,7 +106,8 @@ export interface AgentOptions<D extends object, O> {
   /** Retries of retryable provider errors for each model (default: `withRetry` defaults); `false` turns them off. */
   retry?: RetryPolicy | false;
   instructions?: Instructions<D>;
-  tools?: readonly AnyTool<D>[];
+  /** Function tools, and provider tools (`openaiTools.webSearch()`, ...) the provider runs itself. */
+  tools?: readonly AgentTool<D>[];
   /** A Standard Schema (zod 4, …) for structured output; without it the output is the final text. */
   outputType?: StandardSchemaV1<unknown, O> | JsonSchema;
   outputMode?: OutputMode;

@@ -8,8 +8,10 @@ import type {
   ToolDefinition,
   WireTarget,
 } from "../models/model.js";
+import type { ProviderTool } from "../models/provider-tool.js";
 import type { BlobRefPart } from "./binary-parts.js";
 import type { AssistantPart, Message, ToolResultPart, UserContentPart } from "./messages.js";
+import type { ProviderSourcesData, ProviderToolCallData, ProviderToolResultData } from "./provider-tool-events.js";
 
 /** Where an event stands in its session. `seq` is dense and increasing within a session. */
 export interface EventMeta {
@@ -119,7 +121,12 @@ export interface EventDataMap {
     readonly purpose?: RequestPurpose;
   };
   /** A set of tool definitions, recorded once per distinct set in a session; requests name it by `hash`. */
-  tool_definitions: { readonly hash: string; readonly tools: readonly ToolDefinition[] };
+  tool_definitions: {
+    readonly hash: string;
+    readonly tools: readonly ToolDefinition[];
+    /** The provider tools sent beside the function tools (hosted web search, code execution). */
+    readonly providerTools?: readonly ProviderTool[];
+  };
   /** An attempt of a model request failed and is retried after `delayMs`. */
   model_retry: {
     readonly model: string;
@@ -152,6 +159,12 @@ export interface EventDataMap {
   };
   /** The run stopped to wait for approvals (its last event until a decision and `resume`). */
   run_paused: { readonly runId: string; readonly pending: readonly PausedApproval[] };
+  /** A provider tool the model called and the provider ran (a hosted web search), reported by the answer before it. */
+  provider_tool_call: ProviderToolCallData;
+  /** What a provider tool returned, with the sources it found; reported by the same answer as its call. */
+  provider_tool_result: ProviderToolResultData;
+  /** The sources the text of an answer cites (URL and file citations). */
+  provider_sources: ProviderSourcesData;
   approval_requested: {
     readonly toolCallId: string;
     readonly toolName: string;
@@ -314,6 +327,9 @@ const builtin = new Set<string>([
   "partial_response",
   "run_paused",
   "compaction",
+  "provider_tool_call",
+  "provider_tool_result",
+  "provider_sources",
 ] satisfies BuiltinEventType[]);
 
 export function isSurfaceType(type: string): type is SurfaceEventType {

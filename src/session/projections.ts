@@ -47,6 +47,9 @@ export function projectMessage(event: SessionEvent): Message | undefined {
     case "partial_response":
     case "run_paused":
     case "compaction":
+    case "provider_tool_call":
+    case "provider_tool_result":
+    case "provider_sources":
       return undefined;
     default: {
       const unhandled: never = event;

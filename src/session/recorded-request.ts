@@ -1,5 +1,5 @@
 import { SessionLogFormatError } from "../errors/session-log-format-error.js";
-import type { ModelRequest, ToolDefinition, WireTarget } from "../models/model.js";
+import type { ModelRequest, WireTarget } from "../models/model.js";
 import type { EventOf, SessionEvent } from "./events.js";
 import { isEventOf } from "./events.js";
 import type { Message } from "./messages.js";
@@ -41,10 +41,12 @@ export function recordedRequest(events: readonly SessionEvent[], seq: number): R
   const event = events[requestIndex] as EventOf<"model_request">;
   if (!isEventOf(target, "model_fallback")) wire = event.data.wire;
   const data = event.data;
+  const toolSet = data.toolsHash === undefined ? undefined : toolsOf(events, data.toolsHash, requestIndex);
   const request: ModelRequest = {
     ...(data.instructions === undefined ? {} : { instructions: data.instructions }),
     messages: withAppended(data.messages ?? windowMessages(events, data.window ?? [], requestIndex), data.appended),
-    tools: data.toolsHash === undefined ? [] : toolsOf(events, data.toolsHash, requestIndex),
+    tools: toolSet?.tools ?? [],
+    ...(toolSet?.providerTools === undefined ? {} : { providerTools: toolSet.providerTools }),
     ...(data.toolChoice === undefined ? {} : { toolChoice: data.toolChoice }),
     ...(data.output === undefined ? {} : { output: data.output }),
     ...(data.outputToolName === undefined ? {} : { outputToolName: data.outputToolName }),
@@ -77,10 +79,10 @@ function withAppended(messages: readonly Message[], appended: readonly Message[]
   return appended === undefined ? messages : [...messages, ...appended];
 }
 
-function toolsOf(events: readonly SessionEvent[], hash: string, before: number): readonly ToolDefinition[] {
+function toolsOf(events: readonly SessionEvent[], hash: string, before: number): EventOf<"tool_definitions">["data"] {
   for (let index = before - 1; index >= 0; index--) {
     const event = events[index] as SessionEvent;
-    if (isEventOf(event, "tool_definitions") && event.data.hash === hash) return event.data.tools;
+    if (isEventOf(event, "tool_definitions") && event.data.hash === hash) return event.data;
   }
   throw formatError(`no tool_definitions event with hash ${hash} before seq ${events[before]?.seq}`);
 }

@@ -199,6 +199,20 @@ class SpanBuilder {
         this.endRun(event.at, "failed");
         return;
       }
+      case "provider_tool_call":
+      case "provider_tool_result":
+        // Ran at the provider within the answer just recorded: an event of the run, not a span of its own.
+        this.#note(this.#run, event, `nous.${event.type}`, {
+          "gen_ai.tool.name": event.data.toolName,
+          "gen_ai.tool.call.id": event.data.toolCallId,
+          ...(event.type === "provider_tool_result"
+            ? { "nous.is_error": event.data.isError, "nous.source_count": event.data.sources?.length ?? 0 }
+            : {}),
+        });
+        return;
+      case "provider_sources":
+        this.#note(this.#run, event, "nous.provider_sources", { "nous.source_count": event.data.sources.length });
+        return;
       case "user_message":
       case "system_message":
       case "tool_definitions":

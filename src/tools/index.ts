@@ -1,3 +1,4 @@
+export { type AgentTool, functionToolsOf, providerToolsOf } from "./agent-tools.js";
 export {
   type CompiledSchema,
   compileSchema,

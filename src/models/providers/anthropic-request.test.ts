@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantPart, Message } from "../../session/messages.js";
-import type { ModelRequest } from "../model.js";
+import { isMessagePart, type ModelRequest } from "../model.js";
 import { anthropicSupportsNativeOutput } from "./anthropic.js";
 import { ANTHROPIC_OUTPUT_TOOL, buildAnthropicRequest } from "./anthropic-request.js";
 import { parseAnthropicResponse } from "./anthropic-response.js";
@@ -64,7 +64,7 @@ describe("buildAnthropicRequest", () => {
       },
       undefined,
     );
-    const assistant: AssistantPart[] = answer.content.map((part) =>
+    const assistant: AssistantPart[] = answer.content.filter(isMessagePart).map((part) =>
       part.type === "tool-call"
         ? {
             type: "tool-call",

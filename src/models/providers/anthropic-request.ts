@@ -2,6 +2,7 @@ import type { AssistantPart, Message } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { applyAnthropicCache } from "./anthropic-cache.js";
 import { anthropicToolResultContent, anthropicUserBlocks } from "./anthropic-content.js";
+import { anthropicServerTools } from "./anthropic-native-tools.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 /** The tool that carries the answer when structured output is emulated with a forced tool call. */
@@ -21,6 +22,8 @@ export interface AnthropicWireRequest {
   readonly body: Record<string, unknown>;
   /** Set when the answer arrives as a call of {@link ANTHROPIC_OUTPUT_TOOL}. */
   readonly outputToolName?: string;
+  /** Betas the provider tools need (the `anthropic-beta` header). */
+  readonly betas?: readonly string[];
 }
 
 type Block = Record<string, unknown>;
@@ -77,10 +80,11 @@ export function buildAnthropicRequest(request: ModelRequest, options: AnthropicR
     messages,
   };
   if (system.length > 0) body.system = system.join("\n\n");
+  const server = anthropicServerTools(request.providerTools);
   const merged = mergeTools({
     provider: "anthropic",
-    functionTools: tools,
-    functionNames: tools.map((tool) => tool.name as string),
+    functionTools: [...tools, ...server.tools],
+    functionNames: [...tools, ...server.tools].map((tool) => tool.name as string),
     providerTools: request.settings.providerOptions?.anthropic?.tools,
     namesOf: nameField,
   });
@@ -95,7 +99,11 @@ export function buildAnthropicRequest(request: ModelRequest, options: AnthropicR
   if (options.stream) body.stream = true;
   else delete body.stream;
   applyAnthropicCache(body, request);
-  return outputToolName === undefined ? { body } : { body, outputToolName };
+  return {
+    body,
+    ...(outputToolName === undefined ? {} : { outputToolName }),
+    ...(server.betas.length > 0 ? { betas: server.betas } : {}),
+  };
 }
 
 function wireExtras(request: ModelRequest): Record<string, unknown> {

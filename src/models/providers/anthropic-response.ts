@@ -1,19 +1,27 @@
 import { MalformedResponseError } from "../../errors/provider-error.js";
 import type { FinishReason, ModelResponse, ModelUsage, ResponsePart } from "../model.js";
+import {
+  blockCitations,
+  citationSources,
+  isServerToolResult,
+  serverToolCall,
+  serverToolResult,
+} from "./anthropic-native-tools.js";
+import { sourceParts } from "./shared/native-tools.js";
 
 const PROVIDER = "anthropic";
 
 /** One content block of an Anthropic message as it is being (or has been) received. */
 export type AnthropicBlock =
-  | { kind: "text"; text: string; closed: boolean }
+  | { kind: "text"; text: string; closed: boolean; citations: unknown[] }
   | { kind: "thinking"; text: string; signature?: string; closed: boolean }
   | { kind: "redacted-thinking"; data: string; closed: boolean }
   | { kind: "tool-use"; id: string; name: string; argsText: string; initialInput: string; closed: boolean }
-  /**
-   * Blocks this adapter does not surface: tools the API runs itself (`server_tool_use`,
-   * `mcp_tool_use`, never a tool call for the runner) and their results (`web_search_tool_result`,
-   * ...), and block types added later.
-   */
+  /** A call of a tool the API runs itself (`server_tool_use`): a provider tool call, never one for the runner. */
+  | { kind: "server-tool-use"; id: string; name: string; argsText: string; initialInput: string; closed: boolean }
+  /** A server tool's result (`web_search_tool_result`, `bash_code_execution_tool_result`, ...), whole at its start. */
+  | { kind: "server-tool-result"; block: Record<string, unknown>; closed: boolean }
+  /** Blocks this adapter does not surface: MCP connector blocks (`mcp_tool_use`) and block types added later. */
   | { kind: "other"; closed: boolean };
 
 /** Anthropic's `usage` object, with the fields it may carry. */
@@ -102,10 +110,19 @@ export function assembleResponse(fields: {
   let finishReason = mapStopReason(fields.stopReason);
   const content: ResponsePart[] = [];
   let toolCalls = 0;
+  const serverToolNames = new Map<string, string>();
   for (const block of fields.blocks) {
     switch (block.kind) {
       case "text":
         if (block.text !== "") content.push({ type: "text", text: block.text });
+        content.push(...sourceParts(citationSources(block.citations)));
+        break;
+      case "server-tool-use":
+        serverToolNames.set(block.id, block.name);
+        content.push(serverToolCall(block.id, block.name, block.argsText === "" ? block.initialInput : block.argsText));
+        break;
+      case "server-tool-result":
+        content.push(serverToolResult(block.block, serverToolNames.get(String(block.block.tool_use_id))));
         break;
       case "thinking":
         content.push(
@@ -170,7 +187,18 @@ export function blockFromWire(value: unknown, closed: boolean): AnthropicBlock {
   const block = value as Record<string, unknown>;
   switch (block.type) {
     case "text":
-      return { kind: "text", text: stringField(block, "text") ?? "", closed };
+      return { kind: "text", text: stringField(block, "text") ?? "", closed, citations: blockCitations(block) };
+    case "server_tool_use": {
+      const input = block.input;
+      return {
+        kind: "server-tool-use",
+        id: stringField(block, "id") ?? "",
+        name: stringField(block, "name") ?? "server_tool",
+        argsText: "",
+        initialInput: typeof input === "object" && input !== null ? JSON.stringify(input) : "{}",
+        closed,
+      };
+    }
     case "thinking": {
       const signature = stringField(block, "signature");
       const text = stringField(block, "thinking") ?? "";
@@ -192,7 +220,7 @@ export function blockFromWire(value: unknown, closed: boolean): AnthropicBlock {
       return { kind: "tool-use", id, name, argsText: "", initialInput, closed };
     }
     default:
-      return { kind: "other", closed };
+      return isServerToolResult(block) ? { kind: "server-tool-result", block, closed } : { kind: "other", closed };
   }
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
-import { tool } from "../../tools/tool.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { anthropicSse } from "./test-support/anthropic.fixture.js";
 import { serverToolsExpected, serverToolsJson, serverToolsSse } from "./test-support/anthropic-server-tools.fixture.js";
+import { timeTool } from "./test-support/provider-tool-support.js";
 import {
   canonicalParts,
   checkStreamCoherent,
@@ -28,11 +28,43 @@ function modelAnswering(respond: () => WireDelivery) {
 const request = suiteRequest("tool-call");
 
 describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse in both modes", () => {
-  it("JSON: the text blocks and the client tool call, nothing for the search the API ran itself", async () => {
+  it("JSON: the text blocks and the client tool call; the search the API ran as a provider tool call, result and cited source", async () => {
     const { model } = modelAnswering(() => deliver(serverToolsJson()));
     const response = await model.doGenerate(request);
     expect(normalizeResponse(response)).toMatchObject(serverToolsExpected);
-    expect(response.content.map((part) => part.type)).toEqual(["text", "text", "tool-call"]);
+    expect(response.content.map((part) => part.type)).toEqual([
+      "text",
+      "provider-tool-call",
+      "provider-tool-result",
+      "text",
+      "source",
+      "tool-call",
+    ]);
+    expect(response.content[1]).toEqual({
+      type: "provider-tool-call",
+      toolCallId: "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+      toolName: "web_search",
+      input: { query: "weather Paris today" },
+    });
+    expect(response.content[2]).toMatchObject({
+      type: "provider-tool-result",
+      toolCallId: "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+      toolName: "web_search",
+      isError: false,
+      sources: [
+        { type: "url", url: "https://weather.example/paris", title: "Paris weather today" },
+        { type: "url", url: "https://news.example/paris-forecast", title: "Forecast: a sunny week in Paris" },
+      ],
+    });
+    expect(response.content[4]).toEqual({
+      type: "source",
+      source: {
+        type: "url",
+        url: "https://weather.example/paris",
+        title: "Paris weather today",
+        citedText: "Sunny, 21 °C, light wind from the west.",
+      },
+    });
     expect(response.usage).toMatchObject({ inputTokens: 2_179, outputTokens: 187 });
   });
 
@@ -62,7 +94,7 @@ describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse
     expect(differing.slice(0, 10)).toEqual([]);
   });
 
-  it("a search that failed (web_search_tool_result_error) and an MCP tool block parse too", async () => {
+  it("a search that failed (web_search_tool_result_error) is an errored provider tool result; an MCP tool block is skipped", async () => {
     const events: [string, unknown][] = [
       ["message_start", { type: "message_start", message: { id: "msg_2", model: "claude-sonnet-4-5", usage: {} } }],
       [
@@ -116,7 +148,17 @@ describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse
     const { model } = modelAnswering(() => deliver({ status: 200, body: anthropicSse(events as never) }));
     const { parts, error } = await collectStream(model.doStream(request));
     expect(error).toBeUndefined();
-    expect(checkStreamCoherent(parts).content).toEqual([{ type: "text", text: "No luck." }]);
+    expect(checkStreamCoherent(parts).content).toEqual([
+      { type: "provider-tool-call", toolCallId: "srvtoolu_2", toolName: "web_search", input: { query: "x" } },
+      {
+        type: "provider-tool-result",
+        toolCallId: "srvtoolu_2",
+        toolName: "web_search",
+        result: { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" },
+        isError: true,
+      },
+      { type: "text", text: "No luck." },
+    ]);
   });
 
   for (const mode of ["run", "stream"] as const) {
@@ -149,16 +191,7 @@ describe("Anthropic server tools (server_tool_use, web_search_tool_result) parse
         baseURL: "http://wire.invalid",
         fetch: wire.fetch,
       });
-      const calls: unknown[] = [];
-      const getTime = tool({
-        name: "get_time",
-        description: "Time in a zone",
-        input: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] },
-        execute: (args) => {
-          calls.push(args);
-          return "14:00";
-        },
-      });
+      const { getTime, calls } = timeTool();
       const agent = new Agent({ model, tools: [getTime] });
       let output: unknown;
       if (mode === "run") output = (await agent.run("Weather and time in Paris?")).output;

@@ -142,6 +142,8 @@ function* blockStartParts(message: MessageAssembly, block: AnthropicBlock): Gene
       if (!message.isOutputTool(block)) yield { type: "tool-call-start", toolCallId: block.id, toolName: block.name };
       return;
     case "redacted-thinking":
+    case "server-tool-use":
+    case "server-tool-result":
     case "other":
       return;
     default: {
@@ -157,7 +159,12 @@ function* deltaParts(message: MessageAssembly, block: AnthropicBlock, value: unk
   if (block.closed) throw malformed("a delta arrived for a closed content block");
   // A block this adapter does not surface takes any delta: a server tool's input (`server_tool_use`,
   // `mcp_tool_use` stream `input_json_delta`), or a kind of delta added later.
-  if (block.kind === "other") return;
+  if (block.kind === "other" || block.kind === "server-tool-result") return;
+  if (block.kind === "server-tool-use") {
+    if (delta.type === "input_json_delta" && typeof delta.partial_json === "string")
+      block.argsText += delta.partial_json;
+    return;
+  }
   const mismatch = () => malformed(`a ${String(delta.type)} arrived for a ${block.kind} block`);
   switch (delta.type) {
     case "text_delta": {
@@ -185,8 +192,11 @@ function* deltaParts(message: MessageAssembly, block: AnthropicBlock, value: unk
       block.signature = (block.signature ?? "") + delta.signature;
       return;
     }
+    case "citations_delta":
+      if (block.kind === "text" && delta.citation !== undefined) block.citations.push(delta.citation);
+      return;
     default:
-      // citations_delta and delta types added later carry nothing this adapter surfaces.
+      // Delta types added later carry nothing this adapter surfaces.
       return;
   }
 }

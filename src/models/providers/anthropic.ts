@@ -115,6 +115,7 @@ class AnthropicModel implements Model {
         "anthropic-version": API_VERSION,
         ...(stream ? { accept: "text/event-stream" } : {}),
         ...this.#settings.headers,
+        ...code.betaHeader(wire.betas, this.#settings.headers),
       },
       body: wire.body,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantPart } from "../../session/messages.js";
-import type { ModelRequest } from "../model.js";
+import { isMessagePart, type ModelRequest } from "../model.js";
 import { buildGeminiRequest } from "./gemini-request.js";
 import { parseGeminiResponse } from "./gemini-response.js";
 
@@ -34,7 +34,7 @@ describe("buildGeminiRequest", () => {
       () => `generated-${++counter}`,
     );
     expect(answer.finishReason).toBe("tool-calls");
-    const assistant = answer.content.map(
+    const assistant = answer.content.filter(isMessagePart).map(
       (part): AssistantPart =>
         part.type === "tool-call"
           ? {

@@ -2,6 +2,7 @@ import type { AssistantPart, Message } from "../../session/messages.js";
 import type { JsonSchema, ModelRequest, ToolChoice } from "../model.js";
 import { applyGeminiCache } from "./gemini-cache.js";
 import { functionResponsesFirst, geminiToolResultParts, geminiUserParts } from "./gemini-content.js";
+import { geminiBuiltinTools } from "./gemini-native-tools.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 type Part = Record<string, unknown>;
@@ -51,7 +52,10 @@ export function buildGeminiRequest(request: ModelRequest): Record<string, unknow
   }));
   const tools = mergeTools({
     provider: "gemini",
-    functionTools: declarations.length > 0 ? [{ functionDeclarations: declarations }] : [],
+    functionTools: [
+      ...(declarations.length > 0 ? [{ functionDeclarations: declarations }] : []),
+      ...geminiBuiltinTools(request.providerTools),
+    ],
     functionNames: request.tools.map((tool) => tool.name),
     providerTools: request.settings.providerOptions?.gemini?.tools,
     namesOf: declarationNames,

@@ -2,6 +2,7 @@ import { MalformedResponseError } from "../../errors/provider-error.js";
 import type { ProviderMetadata } from "../../session/messages.js";
 import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
 import { geminiErrorOf, geminiStreamError } from "./gemini-errors.js";
+import { GeminiBuiltinTools } from "./gemini-native-tools.js";
 
 const PROVIDER = "gemini";
 
@@ -11,7 +12,9 @@ function malformed(message: string): MalformedResponseError {
 
 type Block =
   | { kind: "text" | "reasoning"; text: string; signature?: string; open: boolean }
-  | { kind: "tool-call"; id: string; name: string; argsText: string; signature?: string; callId?: string };
+  | { kind: "tool-call"; id: string; name: string; argsText: string; signature?: string; callId?: string }
+  /** A code execution part (`executableCode`, `codeExecutionResult`). */
+  | { kind: "builtin"; part: ResponsePart; open: false; signature?: undefined };
 
 /** Gemini's `finishReason` as a normalized finish reason (`STOP` with function calls is `tool-calls`). */
 export function mapFinishReason(reason: unknown, hasToolCalls: boolean): FinishReason {
@@ -71,6 +74,7 @@ const nonEmptyString = (value: unknown): value is string => typeof value === "st
  */
 export class GeminiAssembly {
   readonly #blocks: Block[] = [];
+  readonly #builtin = new GeminiBuiltinTools();
   #finishReason: unknown;
   #blockReason: unknown;
   #usage: ModelUsage = {};
@@ -101,6 +105,7 @@ export class GeminiAssembly {
     const candidate = chunk.candidates[0] as Record<string, unknown> | undefined;
     if (candidate === undefined) return parts;
     if (typeof candidate !== "object" || candidate === null) throw malformed("a candidate is not an object");
+    this.#builtin.addCandidate(candidate);
     const content = candidate.content as { parts?: unknown } | undefined;
     if (typeof content === "object" && content !== null && content.parts !== undefined) {
       if (!Array.isArray(content.parts)) throw malformed("content.parts is not an array");
@@ -121,7 +126,7 @@ export class GeminiAssembly {
       if (!nonEmptyString(call.name)) throw malformed("a functionCall has no name");
       const args = call.args === undefined || call.args === null ? {} : call.args;
       if (typeof args !== "object" || Array.isArray(args)) throw malformed("functionCall.args is not an object");
-      if (last !== undefined && last.kind !== "tool-call") last.open = false;
+      if (last !== undefined && last.kind !== "tool-call" && last.kind !== "builtin") last.open = false;
       const block: Block = { kind: "tool-call", id: "", name: call.name, argsText: JSON.stringify(args) };
       if (nonEmptyString(call.id)) block.callId = call.id;
       block.id = block.callId ?? this.generateId();
@@ -132,6 +137,12 @@ export class GeminiAssembly {
         { type: "tool-call-delta", toolCallId: block.id, argsTextDelta: block.argsText },
         { type: "tool-call-end", toolCallId: block.id },
       );
+      return;
+    }
+    const builtin = this.#builtin.codePart(part, this.#responseId);
+    if (builtin !== undefined) {
+      if (last !== undefined && last.kind !== "tool-call") last.open = false;
+      this.#blocks.push({ kind: "builtin", part: builtin, open: false });
       return;
     }
     const text = typeof part.text === "string" ? part.text : signature !== undefined ? "" : undefined;
@@ -152,7 +163,7 @@ export class GeminiAssembly {
 
   /** The answer received so far, as a normalized response. */
   response(): ModelResponse {
-    const content: ResponsePart[] = [];
+    const content: ResponsePart[] = this.#builtin.parts(this.#responseId);
     let hasToolCalls = false;
     for (const block of this.#blocks) {
       const gemini: Record<string, unknown> = {};
@@ -173,6 +184,9 @@ export class GeminiAssembly {
             argsText: block.argsText,
             ...metadata(gemini),
           });
+          break;
+        case "builtin":
+          content.push(block.part);
           break;
         default: {
           const unexpected: never = block;

@@ -2,6 +2,7 @@ import type { Message } from "../../session/messages.js";
 import type { ModelRequest, ToolChoice } from "../model.js";
 import { openAICacheFields } from "./openai-cache.js";
 import { type ChatContentPart, chatContentPart, chatToolText, withChatToolAttachments } from "./openai-content.js";
+import { openAIChatToolFields } from "./openai-native-tools.js";
 import { mergeTools } from "./shared/provider-tools.js";
 
 /** Which field carries the output token limit: OpenAI's current one, or the older one most servers read. */
@@ -34,7 +35,7 @@ export function toChatBody(
   const converted = request.messages.map((message) => chatMessagesOf(message, options.provider));
   messages.push(...withChatToolAttachments(request.messages, converted, options.provider));
   const { tools: providerTools, ...extra } = settings.providerOptions?.[options.provider] ?? {};
-  const body: Record<string, unknown> = { model: modelId, messages };
+  const body: Record<string, unknown> = { model: modelId, messages, ...openAIChatToolFields(request.providerTools) };
   const tools = mergeTools({
     provider: options.provider,
     functionTools: chatToolsOf(request.tools),

@@ -1,6 +1,9 @@
 import { MalformedResponseError } from "../../errors/provider-error.js";
 import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
+import type { Source } from "../provider-tool.js";
+import { chatAnnotationSources } from "./openai-native-tools.js";
 import { classifyErrorCode } from "./shared/http.js";
+import { sourceParts } from "./shared/native-tools.js";
 import { array, type Infer, nullish, number, object, parseWire, present, string } from "./shared/wire-check.js";
 
 const usageSchema = nullish(
@@ -111,6 +114,7 @@ export function parseChatCompletion(provider: string, body: unknown): ModelRespo
   if (reasoning) content.push({ type: "reasoning", text: reasoning });
   const text = (choice.message.content ?? "") + (choice.message.refusal ?? "");
   if (text !== "") content.push({ type: "text", text });
+  content.push(...sourceParts(chatAnnotationSources((choice.message as { annotations?: unknown }).annotations)));
   (choice.message.tool_calls ?? []).forEach((call, index) => {
     content.push({
       type: "tool-call",
@@ -148,6 +152,8 @@ export class ChatStreamAssembler {
   #finishReason: string | undefined;
   #modelId: string | undefined;
   #responseId: string | undefined;
+  /** URL citations of a search model (`delta.annotations`). */
+  readonly #sources: Source[] = [];
 
   constructor(provider: string) {
     this.#provider = provider;
@@ -176,6 +182,9 @@ export class ChatStreamAssembler {
         this.#text += text;
         yield { type: "text-delta", text };
       }
+      this.#sources.push(
+        ...chatAnnotationSources((delta as { annotations?: unknown } | null | undefined)?.annotations),
+      );
       for (const fragment of delta?.tool_calls ?? []) yield* this.#acceptToolCall(fragment);
       if (choice.finish_reason) this.#finishReason = choice.finish_reason;
     }
@@ -216,6 +225,7 @@ export class ChatStreamAssembler {
     const content: ResponsePart[] = [];
     if (this.#reasoning !== "") content.push({ type: "reasoning", text: this.#reasoning });
     if (this.#text !== "") content.push({ type: "text", text: this.#text });
+    content.push(...sourceParts(this.#sources));
     const calls = [...this.#calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     for (const call of calls) {
       yield { type: "tool-call-end", toolCallId: call.id };

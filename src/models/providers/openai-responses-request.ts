@@ -3,6 +3,7 @@ import type { ModelRequest, ToolChoice } from "../model.js";
 import { openAICacheFields } from "./openai-cache.js";
 import { toolResultText } from "./openai-chat-request.js";
 import { type ResponsesContentPart, responsesContentPart, responsesToolOutput } from "./openai-content.js";
+import { openAIResponsesTools } from "./openai-native-tools.js";
 import { mergeTools, nameField } from "./shared/provider-tools.js";
 
 type InputContent = ResponsesContentPart;
@@ -52,19 +53,24 @@ export function toResponsesBody(
   for (const message of request.messages) input.push(...toInputItems(message, options.provider, stored));
   const body: Record<string, unknown> = { model: modelId, input, store: stored };
   const includes = Array.isArray(include) ? [...include] : [];
+  const hosted = openAIResponsesTools(request.providerTools);
+  for (const entry of hosted.include) if (!includes.includes(entry)) includes.push(entry);
   const wantsEncrypted = isOpenAIReasoningModel(modelId) || extra.reasoning !== undefined;
   if (!stored && wantsEncrypted && !includes.includes(ENCRYPTED_REASONING)) includes.push(ENCRYPTED_REASONING);
   if (includes.length > 0) body.include = includes;
   if (request.instructions !== undefined && request.instructions !== "") body.instructions = request.instructions;
   const tools = mergeTools({
     provider: options.provider,
-    functionTools: request.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      strict: false,
-    })),
+    functionTools: [
+      ...request.tools.map((tool) => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema,
+        strict: false,
+      })),
+      ...hosted.tools,
+    ],
     functionNames: request.tools.map((tool) => tool.name),
     providerTools,
     namesOf: nameField,

@@ -1,6 +1,8 @@
 import { MalformedResponseError, type ProviderError } from "../../errors/provider-error.js";
 import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage, ResponsePart } from "../model.js";
+import { annotationSources, hostedToolParts, messageAnnotations } from "./openai-native-tools.js";
 import { classifyErrorCode } from "./shared/http.js";
+import { sourceParts } from "./shared/native-tools.js";
 import {
   array,
   type Check,
@@ -150,6 +152,8 @@ export function parseResponsesAnswer(
   if (response.status === "failed") throw failure(provider, response.error, "the response failed");
   const content: ResponsePart[] = [];
   for (const wireItem of response.output ?? []) {
+    const hosted = hostedToolParts(wireItem);
+    if (hosted !== undefined) content.push(...hosted);
     const item = asOutputItem(provider, wireItem);
     if (item === undefined) continue;
     switch (item.type) {
@@ -161,6 +165,7 @@ export function parseResponsesAnswer(
       case "message": {
         const text = item.content.map((part) => part.text ?? part.refusal ?? "").join("");
         if (text !== "") content.push({ type: "text", text });
+        content.push(...sourceParts(annotationSources(messageAnnotations(item))));
         break;
       }
       case "function_call":
@@ -189,8 +194,9 @@ export function parseResponsesAnswer(
 }
 
 type Slot =
-  | { kind: "text"; text: string }
+  | { kind: "text"; text: string; annotations?: unknown[] }
   | { kind: "reasoning"; text: string; item: OutputItem & { type: "reasoning" } }
+  | { kind: "hosted"; parts: ResponsePart[] }
   | { kind: "call"; id: string; name: string; args: string; itemId?: string };
 
 /**
@@ -225,6 +231,16 @@ export class ResponsesStreamAssembler {
         const slot = this.#slots.get(index);
         const item = asOutputItem(this.#provider, event.item);
         if (slot?.kind === "reasoning" && item?.type === "reasoning") slot.item = item;
+        if (slot?.kind === "text" && item?.type === "message") slot.annotations = messageAnnotations(item);
+        const hosted = hostedToolParts(event.item);
+        if (hosted !== undefined) this.#slots.set(index, { kind: "hosted", parts: hosted });
+        return;
+      }
+      case "response.output_text.annotation.added": {
+        const slot = this.#slots.get(index);
+        const annotation = (event as { annotation?: unknown }).annotation;
+        if (slot?.kind === "text" && annotation !== undefined)
+          slot.annotations = [...(slot.annotations ?? []), annotation];
         return;
       }
       case "response.output_text.delta":
@@ -306,6 +322,8 @@ export class ResponsesStreamAssembler {
     const slots = [...this.#slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
     for (const slot of slots) {
       if (slot.kind === "text" && slot.text !== "") content.push({ type: "text", text: slot.text });
+      if (slot.kind === "text") content.push(...sourceParts(annotationSources(slot.annotations ?? [])));
+      if (slot.kind === "hosted") content.push(...slot.parts);
       if (slot.kind === "reasoning") content.push(reasoningPart(this.#provider, slot.item, slot.text, this.#options));
       if (slot.kind === "call") {
         yield { type: "tool-call-end", toolCallId: slot.id };
