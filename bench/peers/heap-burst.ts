@@ -5,23 +5,14 @@
  *   node --expose-gc --import tsx heap-burst.ts nous 500 [stream] [delayMs]
  * Run it for `floor` too and compare. The snapshot file is deleted afterwards.
  */
-import { fork } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeHeapSnapshot } from "node:v8";
-import { frameworks } from "./frameworks.ts";
+import { startRunner } from "./in-process-runner.ts";
 
 const [name = "nous", n = "500", mode = "plain", delay = "1500"] = process.argv.slice(2);
-const child = fork(new URL("./mock-server.ts", import.meta.url).pathname, [], {
-  execArgv: ["--import", "tsx"],
-  stdio: ["ignore", "ignore", "inherit", "ipc"],
-});
-const baseURL = await new Promise<string>((resolve) =>
-  child.once("message", (m: { baseURL: string }) => resolve(m.baseURL)),
-);
-const runner = await frameworks[name]!(baseURL);
-const one = mode === "stream" ? () => runner.stream() : () => runner.run();
+const { runner, one, stop } = await startRunner(name, mode);
 for (let i = 0; i < 20; i++) await one();
 globalThis.gc?.();
 const before = process.memoryUsage();
@@ -66,5 +57,5 @@ for (const [label, { bytes, count }] of [...bySize].sort((a, b) => b[1].bytes - 
   );
 }
 await runner.close?.();
-child.kill();
+stop();
 process.exit(0);
