@@ -5,22 +5,49 @@
  *   npm run bench -- --quick           a shorter run: fewer repetitions and cells (numbers are noisier)
  *   npm run bench -- --only=nous,ai-sdk   a subset (the floor always runs)
  *
- * BENCH_QUICK=1 and BENCH_ONLY=… work too. Prints a markdown report (also written to results.md,
- * raw figures to results.json). See ../README.md.
+ *   npm run bench -- --targets         issue 20's targets only: the floor and Nous (and its stores);
+ *                                      prints the targets table (from the repository root:
+ *                                      npm run bench:targets [-- --quick])
+ *
+ * BENCH_QUICK=1, BENCH_TARGETS=1 and BENCH_ONLY=… work too. Prints a markdown report (also written to
+ * results.md, or targets-results.md; raw figures to results.json). See ../README.md.
  */
 import { execFileSync, fork, spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { coldImports } from "./frameworks.ts";
+import { targetsTable } from "../targets-table.ts";
+import { coldProcess } from "./cold-process.ts";
+import { coldImports, DATABASE_URL } from "./frameworks.ts";
 import { type Failed, type Results, report, type ThroughputCell } from "./report.ts";
+import { machine, targetRows } from "./targets.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, "..", "..");
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick") || process.env.BENCH_QUICK === "1";
 process.env.BENCH_QUICK = QUICK ? "1" : "0"; // workers read it
-const only = (argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? process.env.BENCH_ONLY)?.split(",");
+const TARGETS = argv.includes("--targets") || process.env.BENCH_TARGETS === "1";
+process.env.BENCH_TARGETS = TARGETS ? "1" : "0";
+const load = loadavg();
+
+/** Whether the PostgreSQL server for `nous+postgres` answers. */
+async function postgresReachable(): Promise<boolean> {
+  try {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+const withPostgres = await postgresReachable();
+const only = TARGETS
+  ? ["nous", "nous (dist/)", "nous+sqlite", "nous+sqlite-normal", ...(withPostgres ? ["nous+postgres"] : [])]
+  : (argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? process.env.BENCH_ONLY)?.split(",");
 /** Mean gap between paced SSE events (see mock-server.ts). */
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 200);
 /** Past this many seconds, optional cells (the peers' throughput cells) are skipped, keeping a full run under 15 minutes. */
@@ -30,7 +57,9 @@ const WORKER_TIMEOUT_S = Number(process.env.BENCH_WORKER_TIMEOUT_S ?? 240);
 const started = performance.now();
 const elapsed = () => (performance.now() - started) / 1000;
 const log = (line: string) => process.stderr.write(`[${elapsed().toFixed(0).padStart(4)} s] ${line}\n`);
-const want = (name: string) => name === "floor" || !only || only.includes(name) || only.includes(name.split(" ")[0]!);
+const want = (name: string) =>
+  (name === "floor" || !only || only.includes(name) || only.includes(name.split(" ")[0]!)) &&
+  (name !== "nous+postgres" || withPostgres);
 
 // 1. Compile Nous's current source to plain ESM (esbuild, per file, no bundling) for the cold
 //    import measurement: what a user's `import "nous"` loads, without a TypeScript loader.
@@ -139,6 +168,8 @@ const server = await startServer();
 log(`mock server at ${server.baseURL}${QUICK ? " (quick run)" : ""}`);
 const results: Results = {
   quick: QUICK,
+  targets: TARGETS,
+  load,
   paceMs: PACE_MS,
   cold: {},
   coldRuns: QUICK ? 3 : 7,
@@ -146,7 +177,8 @@ const results: Results = {
   update: {},
   throughput: { plain: {}, stream: {}, paced: {} },
 };
-const save = () => writeFileSync(join(here, "results.json"), JSON.stringify(results, null, 1));
+const save = () =>
+  writeFileSync(join(here, TARGETS ? "targets-results.json" : "results.json"), JSON.stringify(results, null, 1));
 
 // ---- cold import: fresh node per sample, round-robin over frameworks
 const nousBuild = join(repo, "dist");
@@ -163,10 +195,22 @@ for (const name of coldNames) results.cold[name] = [];
 for (let round = 0; round < results.coldRuns; round++) {
   for (const name of coldNames) results.cold[name]!.push(coldImport(coldImports[name]!.map(resolveSpec)));
 }
+const coldEntries = Object.fromEntries(
+  coldNames.filter((name) => name.startsWith("nous")).map((name) => [name, coldImports[name]!.map(resolveSpec)]),
+);
+results.coldProcess = coldProcess(here, coldEntries, QUICK ? 5 : 15);
 log("cold imports");
 
 // ---- latency: each subject interleaved run by run with the floor, in its own process
-const latencyNames = ["nous", "ai-sdk", "langgraph", "openai-agents", "nous+sqlite", "nous+sqlite-normal"].filter(want);
+const latencyNames = [
+  "nous",
+  "ai-sdk",
+  "langgraph",
+  "openai-agents",
+  "nous+sqlite",
+  "nous+sqlite-normal",
+  "nous+postgres",
+].filter(want);
 for (const name of latencyNames) {
   results.latency[name] = await worker(["latency", "floor", name, server.baseURL]);
   save();
@@ -180,6 +224,11 @@ for (const name of ["nous", "langgraph"].filter(want)) {
   note(`context update ${name}`, results.update[name]);
 }
 
+// ---- a 10,000-event session loaded from SQLite and carried on, in process
+results.resume = await worker(["resume"]);
+save();
+note("session resume", results.resume);
+
 // ---- throughput: N concurrent runs, one process per cell
 type Kind = keyof Results["throughput"];
 const peers = ["ai-sdk", "langgraph", "openai-agents"];
@@ -188,6 +237,7 @@ const peers = ["ai-sdk", "langgraph", "openai-agents"];
  * A quick run keeps every kind of cell but runs the peers only in the latency and cold-import rows.
  */
 function plan(kind: Kind, n: number): string[] {
+  if (TARGETS) return ["nous"];
   if (kind === "paced") return ["nous", ...(QUICK ? [] : peers)];
   if (kind === "stream") return ["nous", ...(QUICK ? [] : ["nous+sqlite", ...peers])];
   if (QUICK) return n === 500 ? ["nous", "nous+sqlite"] : ["nous"];
@@ -198,7 +248,7 @@ const optional = (name: string) => peers.includes(name);
 const CELL_CAP_S = Number(process.env.BENCH_CELL_CAP_S ?? 45);
 const kinds: [Kind, number[]][] = [
   ["plain", [100, 500, 1000]],
-  ["stream", QUICK ? [500, 1000] : [100, 500, 1000]],
+  ["stream", QUICK && !TARGETS ? [500, 1000] : [100, 500, 1000]],
   ["paced", [1000]],
 ];
 for (const [kind, levels] of kinds) {
@@ -262,6 +312,14 @@ for (const kind of Object.keys(results.throughput) as Kind[]) {
 }
 save();
 const markdown = report(results, elapsed(), failures);
-process.stdout.write(markdown);
-writeFileSync(join(here, "results.md"), markdown);
+if (TARGETS) {
+  // One table on stdout; the detailed report beside it.
+  process.stdout.write(targetsTable(targetRows(results), machine(load)));
+  if (failures.length > 0) process.stdout.write(`\nFailures:\n${failures.map((f) => `- ${f.split("\n")[0]}`).join("\n")}\n`);
+  process.stdout.write(`\nDetails: bench/peers/targets-results${QUICK ? ".quick" : ""}.md (${elapsed().toFixed(0)} s)\n`);
+  writeFileSync(join(here, `targets-results${QUICK ? ".quick" : ""}.md`), markdown);
+} else {
+  process.stdout.write(markdown);
+  writeFileSync(join(here, "results.md"), markdown);
+}
 process.exit(failures.length > 0 ? 1 : 0);

@@ -153,7 +153,10 @@ export const floor: Factory = async (baseURL, model = MODEL) => ({
 // Nous, from the repository source, through the OpenAI-compatible provider (`custom` preset).
 // Retry stays on (the default). `variant` adds a context update per tool call, or a SQLite store.
 
-export type NousVariant = "plain" | "update" | "sqlite-full" | "sqlite-normal";
+export type NousVariant = "plain" | "update" | "sqlite-full" | "sqlite-normal" | "postgres";
+
+/** The PostgreSQL server for `nous+postgres` (a throwaway schema per worker, dropped on close). */
+export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const nousSource = process.env.NOUS_ENTRY ?? "../../src/index.ts";
 
@@ -202,6 +205,23 @@ export function nousFactory(variant: NousVariant): Factory {
       store = sqlite;
       let session = 0;
       options = () => ({ deps: { sums: [] }, sessionId: `s${process.pid}-${session++}`, store: sqlite });
+    }
+    if (variant === "postgres") {
+      const { PostgresStore } = (await import(
+        nousSource.replace(/index\.(ts|js)$/, "postgres.$1")
+      )) as typeof import("../../src/postgres.ts");
+      const schema = `nous_bench_${process.pid}`;
+      const postgres = await PostgresStore.connect(DATABASE_URL, { schema, groupCommit: true });
+      const drop = async () => {
+        const { default: pg } = await import("pg");
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      };
+      store = { close: () => postgres.close().then(drop) };
+      let session = 0;
+      options = () => ({ deps: { sums: [] }, sessionId: `s${process.pid}-${session++}`, store: postgres });
     }
     const once = async (streaming: boolean) => {
       let output: unknown;
@@ -354,6 +374,7 @@ export const frameworks: Record<string, Factory> = {
   "nous+update": nousFactory("update"),
   "nous+sqlite": nousFactory("sqlite-full"),
   "nous+sqlite-normal": nousFactory("sqlite-normal"),
+  "nous+postgres": nousFactory("postgres"),
   "ai-sdk": aiSdk,
   langgraph: langGraph,
   "openai-agents": openaiAgents,

@@ -1,7 +1,10 @@
 /** The markdown report of a bench.ts run: tables, then every target with its measured value. */
-import { cpus, totalmem } from "node:os";
 import { coldImports, K } from "./frameworks.ts";
-import { SIZES, type UpdateCell, VARIANTS } from "./update-cost.ts";
+import { describeMachine, formatNumber as fmt, formatRatio as ratio, targetsTable } from "../targets-table.ts";
+import type { ColdProcessCell } from "./cold-process.ts";
+import type { ResumeCell } from "./session-resume.ts";
+import { machine, targetRows } from "./targets.ts";
+import type { UpdateCell } from "./update-cost.ts";
 
 export interface Failed {
   error: string;
@@ -27,9 +30,17 @@ export interface ThroughputCell {
 type ThroughputTable = Record<number, Record<string, ThroughputCell | Failed>>;
 export interface Results {
   quick: boolean;
+  /** Only what the targets need (`--targets`): the floor and Nous. */
+  targets?: boolean;
+  /** The load average when the run started. */
+  load?: number[];
   paceMs: number;
   cold: Record<string, number[]>;
   coldRuns: number;
+  /** Fresh process importing an entry minus an empty one (cold-process.ts). */
+  coldProcess?: Record<string, ColdProcessCell>;
+  /** A 10,000-event session loaded from SQLite and carried on (session-resume.ts). */
+  resume?: ResumeCell | Failed;
   latency: Record<string, LatencyRow | Failed>;
   update: Record<string, UpdateCell[] | Failed>;
   throughput: { plain: ThroughputTable; stream: ThroughputTable; paced: ThroughputTable };
@@ -41,33 +52,23 @@ const median = (values: number[]) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const fmt = (value: number | undefined, digits = 0) =>
-  value !== undefined && Number.isFinite(value)
-    ? value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : "—";
-const ratio = (value: number | undefined) =>
-  value !== undefined && Number.isFinite(value) ? `${value.toFixed(2)}×` : "—";
-const ok = <T>(value: T | Failed | undefined): T | undefined =>
+export const ok = <T>(value: T | Failed | undefined): T | undefined =>
   value !== undefined && !(typeof value === "object" && value !== null && "error" in value) ? value : undefined;
 const failed = (value: unknown) => {
   const first = String((value as Failed).error).split("\n")[0]!;
   return first.startsWith("skipped") ? first : `FAILED: ${first}`;
 };
-const mark = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "met" : "**missed**");
-
-/** "Flat": the cost at the largest state is at most twice the cost at the smallest, or within 5 µs of it. */
-const isFlat = (smallest: number, largest: number) => largest <= Math.max(2 * smallest, smallest + 5);
 
 export function report(results: Results, seconds: number, failures: string[]): string {
   const lines: string[] = [];
   const out = (line = "") => lines.push(line);
   const { latency, throughput } = results;
-  const cpu = cpus();
 
-  out(`# Nous vs peer agent frameworks${results.quick ? " (QUICK run: fewer repetitions and cells, noisier)" : ""}`);
+  const title = results.targets ? "Nous against the floor: the performance targets" : "Nous vs peer agent frameworks";
+  out(`# ${title}${results.quick ? " (QUICK run: fewer repetitions and cells, noisier)" : ""}`);
   out();
   out(
-    `Machine: ${cpu[0]?.model.trim()}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}. ` +
+    `Machine: ${describeMachine(machine(results.load))}. ` +
       `Task: one \`add\` tool, K=${K} tool turns then a final answer = ${STEPS} model requests per run, mock OpenAI-compatible server on 127.0.0.1 in a separate process.`,
   );
   out();
@@ -215,84 +216,13 @@ export function report(results: Results, seconds: number, failures: string[]): s
   out();
 
   // ---- targets
-  out("## Targets (Nous)");
+  out("## Targets (issue 20; Nous, ratios to the floor in this run)");
   out();
-  out("| target | measured | |");
-  out("|---|---|---|");
-  const runRatio = (name: string, mode: keyof LatencyRow) => {
-    const row = ok(latency[name]);
-    return row && row[mode].subjectMs / row[mode].baselineMs;
-  };
-  const below = (value: number | undefined, limit: number) => (value === undefined ? undefined : value <= limit);
-  const plainRatio = runRatio("nous", "plain");
-  const streamRatio = runRatio("nous", "stream");
-  out(`| overhead, non-streaming: run ≤ 1.10× floor | ${ratio(plainRatio)} | ${mark(below(plainRatio, 1.1))} |`);
-  out(`| overhead, streaming: run ≤ 1.20× floor | ${ratio(streamRatio)} | ${mark(below(streamRatio, 1.2))} |`);
-  const vsFloor = (table: ThroughputTable, n: number, key: "runsPerSec" | "kibPerRun") => {
-    const nous = ok(table[n]?.nous);
-    const floor = ok(table[n]?.floor);
-    return nous && floor ? nous[key] / floor[key] : undefined;
-  };
-  for (const [label, table] of [
-    ["non-streaming", throughput.plain],
-    ["streaming", throughput.stream],
-  ] as const) {
-    const tp = vsFloor(table, 500, "runsPerSec");
-    out(
-      `| throughput at 500 concurrent ≥ 0.8× floor, ${label} | ${ratio(tp)} | ${mark(tp === undefined ? undefined : tp >= 0.8)} |`,
-    );
-  }
-  for (const [label, table] of [
-    ["non-streaming", throughput.plain],
-    ["streaming", throughput.stream],
-  ] as const) {
-    const levels = Object.keys(table).map(Number);
-    const ratios = levels.map((n) => vsFloor(table, n, "kibPerRun"));
-    const measured = ratios.every((r) => r !== undefined);
-    out(
-      `| memory per concurrent run ≤ 1.2× floor, ${label} (N = ${levels.join(" / ")}) | ${ratios.map(ratio).join(" / ")} | ${mark(measured ? ratios.every((r) => r! <= 1.2) : undefined)} |`,
-    );
-  }
-  const eldPaced = ok(paced.nous)?.eldP99Ms;
+  out(targetsTable(targetRows(results), machine(results.load)));
   out(
-    `| 1,000 concurrent streaming runs, event-loop delay p99 < 100 ms (paced model; instant server: ${fmt(ok(instant.nous)?.eldP99Ms, 1)} ms, floor ${fmt(ok(instant.floor)?.eldP99Ms, 1)} ms) | ${fmt(eldPaced, 1)} ms (floor ${fmt(pacedFloor?.eldP99Ms, 1)} ms) | ${mark(eldPaced === undefined ? undefined : eldPaced < 100)} |`,
+    "Flat: the cost at the largest state is at most twice the cost at the smallest, or within 1 µs of it. " +
+      "The event-loop delay target is judged on the paced run (see above).",
   );
-  const coldOf = (name: string) => (results.cold[name] ? median(results.cold[name]!) : undefined);
-  const coldBuild = coldOf("nous (dist/)");
-  const coldSrc = coldOf("nous");
-  out(
-    `| cold import("nous") < 60 ms (the repository's dist/; src/ compiled: ${fmt(coldSrc, 1)} ms) | ${fmt(coldBuild ?? coldSrc, 1)} ms${coldBuild === undefined ? " (src/ compiled: no dist/)" : ""} | ${mark(below(coldBuild ?? coldSrc, 60))} |`,
-  );
-  const updates = ok(results.update.nous);
-  for (const variant of VARIANTS) {
-    const cells = updates?.filter((cell) => cell.variant === variant);
-    if (!cells?.length) {
-      out(`| context update through a run < 20 µs, flat as state grows (${variant}) | — | not measured |`);
-      continue;
-    }
-    const worst = Math.max(...cells.map((cell) => cell.perUpdateUs));
-    const smallest = cells.find((cell) => cell.size === SIZES[0])!.perUpdateUs;
-    const largest = cells.find((cell) => cell.size === SIZES.at(-1))!.perUpdateUs;
-    const flat = isFlat(smallest, largest);
-    const graph = ok(results.update.langgraph)?.filter((cell) => cell.variant === variant);
-    const graphText = graph?.length
-      ? `; LangGraph Command: ${graph.map((cell) => fmt(cell.perUpdateUs, 1)).join(" / ")} µs`
-      : "";
-    out(
-      `| context update through a run < 20 µs, flat as state grows (${variant}; state ${SIZES.map((size) => fmt(size)).join(" / ")}: ${cells.map((cell) => fmt(cell.perUpdateUs, 1)).join(" / ")} µs${graphText}) | max ${fmt(worst, 1)} µs; largest / smallest state ${ratio(largest / smallest)} (${flat ? "flat" : "grows"}) | ${mark(worst < 20 && flat)} |`,
-    );
-  }
-  for (const name of ["nous+sqlite", "nous+sqlite-normal"]) {
-    const plain = runRatio(name, "plain");
-    const stream = runRatio(name, "stream");
-    const label =
-      name === "nous+sqlite" ? "synchronous FULL, group commit (the default)" : "synchronous NORMAL, group commit";
-    out(
-      `| SQLite store on (${label}): run ≤ 1.5× floor (streaming: ${ratio(stream)}) | ${ratio(plain)} | ${mark(below(plain, 1.5))} |`,
-    );
-  }
-  out();
-  out("Flat: the cost at the largest state is at most twice the cost at the smallest, or within 5 µs of it.");
   out();
   if (failures.length > 0) {
     out("## Failures");

@@ -16,7 +16,15 @@
  */
 import { FINAL, K } from "./frameworks.ts";
 
-export const SIZES = [10, 10_000, 100_000];
+/**
+ * The state sizes: `BENCH_UPDATE_SIZES` (comma-separated), else up to 1,000,000 items for the
+ * targets run (`--targets`, issue 20: flat from 10 to 1,000,000), else up to 100,000.
+ */
+export const SIZES = process.env.BENCH_UPDATE_SIZES
+  ? process.env.BENCH_UPDATE_SIZES.split(",").map(Number)
+  : process.env.BENCH_TARGETS === "1" || process.argv.includes("--targets")
+    ? [10, 10_000, 100_000, 1_000_000]
+    : [10, 10_000, 100_000];
 export const VARIANTS = ["append", "set"] as const;
 export type Variant = (typeof VARIANTS)[number];
 

@@ -13,6 +13,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { addCalls, type Factory, FINAL, frameworks, K, MODEL, pacedModel, type Runner } from "./frameworks.ts";
 import { readStats } from "./mock-server.ts";
+import { sessionResume } from "./session-resume.ts";
 import { updateCost } from "./update-cost.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -204,6 +205,7 @@ try {
       pace ? Number(pace.slice(5)) : 0,
     );
   } else if (mode === "update") result = await updateCost(args[0]!, QUICK);
+  else if (mode === "resume") result = await sessionResume(QUICK);
   else throw new Error(`unknown mode ${mode}`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
