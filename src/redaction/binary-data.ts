@@ -5,7 +5,7 @@
  * A URL in `data` (http, data:) is text and is scanned like any other string.
  */
 
-const binaryTypes = new Set(["image", "file", "audio"]);
+import { BINARY_PART_TYPES } from "../session/binary-parts.js";
 
 /** True when `record[key]` is the base64 `data` of a content part `{ type: image|file|audio, data, mediaType }`. */
 export function isBinaryPartData(record: Record<string, unknown>, key: string, item: unknown): boolean {
@@ -13,7 +13,7 @@ export function isBinaryPartData(record: Record<string, unknown>, key: string, i
     key === "data" &&
     typeof item === "string" &&
     typeof record.mediaType === "string" &&
-    binaryTypes.has(record.type as string) &&
+    BINARY_PART_TYPES.has(record.type as string) &&
     !/^(data:|[a-z][a-z0-9+.-]*:\/\/)/i.test(item)
   );
 }
