@@ -2,7 +2,7 @@
 // JavaScript. Each entry of the exports map, the CLI bin and both default-store seams (package.json
 // `browser` field) become one file; code shared by several lives once in dist/chunks/ (one copy of
 // every class, so `instanceof` holds across entries). Dependencies and peers stay external.
-// Why: Node loads each ES module separately, and the core entry was ~230 files (~120 ms cold).
+// Why: Node loads each ES module file on its own; the core entry was ~230 files (~120 ms cold).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -39,14 +39,16 @@ const keepSeams = {
  * entries) in one chunk, so the core entry's ~200 modules came out in ~40 chunks. Each entry and
  * lazily imported module gets a bare `import "nous-core"` appended (no line moves: the maps stay
  * true): every core module is then reached from every entry, and the core is one chunk. esbuild
- * drops the import itself from the output (the package has no side effects), so it costs nothing
- * at run time; `checkCoreLayout` below fails the build if the layout ever comes out otherwise.
+ * drops the import itself from the output (the package has no side effects); what remains is that
+ * an entry using any core module loads the whole core chunk (nous/testing alone: a few ms more;
+ * beside the core, as it runs, nothing). `checkCoreLayout` below fails the build if the layout
+ * ever comes out otherwise.
  */
 const core = join(root, "src/index.ts");
 const coreFirst = (anchored) => ({
   name: "core-first",
   setup(builder) {
-    builder.onResolve({ filter: /^nous-core$/ }, () => ({ path: core, sideEffects: true }));
+    builder.onResolve({ filter: /^nous-core$/ }, () => ({ path: core }));
     builder.onLoad({ filter: /\.ts$/ }, (args) => {
       if (!anchored.has(args.path) || args.path === core) return undefined;
       return { contents: `${readFileSync(args.path, "utf8")}\nimport "nous-core";\n`, loader: "ts" };
@@ -66,6 +68,7 @@ const options = {
   platform: "node",
   target: "es2022",
   packages: "external",
+  // Classes keep their names (bundled, some become `_ContextUpdate`; logs record error class names).
   keepNames: true,
   sourcemap: true,
   tsconfig: "tsconfig.build.json",
