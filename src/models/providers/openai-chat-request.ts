@@ -33,7 +33,7 @@ export function toChatBody(
     messages.push({ role: "system", content: request.instructions });
   }
   const converted = request.messages.map((message) => chatMessagesOf(message, options.provider));
-  messages.push(...withChatToolAttachments(request.messages, converted, options.provider));
+  withChatToolAttachments(request.messages, converted, options.provider, messages);
   const { tools: providerTools, ...extra } = settings.providerOptions?.[options.provider] ?? {};
   const body: Record<string, unknown> = { model: modelId, messages, ...openAIChatToolFields(request.providerTools) };
   const tools = mergeTools({

@@ -69,26 +69,29 @@ export function chatToolText(message: ToolMessage, resultText: string): string {
  * message labelled with the call id. Returns `converted` (the history's messages, one list per
  * message) flattened, with those user messages placed after the last tool message of each run of
  * tool messages — after every result of the assistant turn, where Chat Completions allows a user message.
+ * Appends to `out` (every request converts the whole history: no list or iterator per message).
  */
 export function withChatToolAttachments<T>(
   messages: readonly Message[],
   converted: readonly (readonly T[])[],
   provider: string,
+  out: (T | { role: "user"; content: ChatContentPart[] })[] = [],
 ): (T | { role: "user"; content: ChatContentPart[] })[] {
-  const out: (T | { role: "user"; content: ChatContentPart[] })[] = [];
-  let pending: { role: "user"; content: ChatContentPart[] }[] = [];
-  for (const [index, message] of messages.entries()) {
-    if (message.role !== "tool" && pending.length > 0) {
-      out.push(...pending);
-      pending = [];
+  let pending: { role: "user"; content: ChatContentPart[] }[] | undefined;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    if (message.role !== "tool" && pending !== undefined) {
+      for (const attachment of pending) out.push(attachment);
+      pending = undefined;
     }
-    out.push(...(converted[index] ?? []));
-    if (message.role === "tool") {
+    const parts = converted[index];
+    if (parts !== undefined) for (let part = 0; part < parts.length; part++) out.push(parts[part] as T);
+    if (message.role === "tool" && message.content !== undefined && message.content.length > 0) {
       const attachment = chatAttachmentMessage(message, provider);
-      if (attachment !== undefined) pending.push(attachment);
+      if (attachment !== undefined) (pending ??= []).push(attachment);
     }
   }
-  out.push(...pending);
+  if (pending !== undefined) for (const attachment of pending) out.push(attachment);
   return out;
 }
 
