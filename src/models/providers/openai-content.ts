@@ -88,7 +88,10 @@ export function withChatToolAttachments<T>(
     if (parts !== undefined) for (let part = 0; part < parts.length; part++) out.push(parts[part] as T);
     if (message.role === "tool" && message.content !== undefined && message.content.length > 0) {
       const attachment = chatAttachmentMessage(message, provider);
-      if (attachment !== undefined) (pending ??= []).push(attachment);
+      if (attachment !== undefined) {
+        pending ??= [];
+        pending.push(attachment);
+      }
     }
   }
   if (pending !== undefined) for (const attachment of pending) out.push(attachment);
