@@ -36,7 +36,8 @@ export const RETRYABLE_CODES = new Set(["23505", "40P01", "40001"]);
  *
  * Commits a batch of appends in one transaction on `client`: locks the sessions' rows (in id order,
  * so concurrent batches cannot deadlock on them) and share-locks their leases, checks each append's
- * fence against its session's lease (by the server's clock) and its `expectedLastSeq` against
+ * fence against its session's lease (by the server's clock; the leases and the chain seeds in one
+ * statement, see `lockLeases`) and its `expectedLastSeq` against
  * the state the earlier appends of the batch left, and writes every accepted event and summary in
  * one statement. A conflicting append fails alone. A session created concurrently by another
  * process shows up as a unique violation of `(session_id, seq)`, which aborts the transaction; the
@@ -62,8 +63,12 @@ export async function commitAppendBatch(
       `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
       [ids],
     );
-    const leases = await lockLeases(client, tables.leases, ids);
-    const checksums = await lastChecksums(client, tables, rows);
+    const lastSeqs = new Map(rows.map((row) => [row.session_id, row.last_seq]));
+    const leases = await lockLeases(
+      client,
+      tables,
+      ids.map((id) => ({ id, lastSeq: lastSeqs.get(id) ?? 0 })),
+    );
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -72,7 +77,7 @@ export async function commitAppendBatch(
         model: row.model,
         pendingApprovals: row.pending_approvals,
       });
-      const lastChecksum = checksums.get(row.session_id) ?? CHAIN_START;
+      const lastChecksum = leases.checksums.get(row.session_id) ?? CHAIN_START;
       states.set(row.session_id, { lastSeq: row.last_seq, lastChecksum, lifecycle, dirty: false });
     }
     const events: { sessionId: string; event: StoredEvent }[] = [];
@@ -110,26 +115,6 @@ export async function commitAppendBatch(
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
-}
-
-/**
- * The checksum of each locked session's last event, read in a statement of its own once the row
- * locks are held: a statement that waited for a lock re-reads the locked row but not rows joined to
- * it, so a join would miss the event the other writer just committed.
- */
-async function lastChecksums(
-  client: ClientBase,
-  tables: PostgresTables,
-  sessions: readonly { session_id: string; last_seq: number }[],
-): Promise<Map<string, string>> {
-  const existing = sessions.filter((row) => row.last_seq > 0);
-  if (existing.length === 0) return new Map();
-  const { rows } = await client.query<{ session_id: string; checksum: string }>(
-    `SELECT e.session_id, e.checksum FROM ${tables.events} e
-     JOIN unnest($1::text[], $2::int[]) AS u(session_id, seq) ON e.session_id = u.session_id AND e.seq = u.seq`,
-    [existing.map((row) => row.session_id), existing.map((row) => row.last_seq)],
-  );
-  return new Map(rows.map((row) => [row.session_id, row.checksum]));
 }
 
 async function writeBatch(

@@ -85,26 +85,37 @@ export async function releasePostgresLease(pool: Pool, table: string, lease: Lea
 }
 
 /**
- * The lease rows of `ids`, share-locked until the transaction on `client` ends (an acquire waits for
- * an append that checked the old token to commit), and the server's clock to judge them by.
+ * The lease rows of the appended sessions, share-locked until the transaction on `client` ends (an
+ * acquire waits for an append that checked the old token to commit), the server's clock to judge
+ * them by, and each session's chain seed (the checksum of its event at `lastSeq`), in one round
+ * trip. Call once the sessions' rows are locked: the seeds are read in a statement that starts
+ * after the lock is held, so no append can have committed past them.
  *
  * @example
- * const { rows, nowMs } = await lockLeases(client, '"nous".leases', ["s1"]);
+ * const { rows, nowMs, checksums } = await lockLeases(client, tables, [{ id: "s1", lastSeq: 4 }]);
  */
 export async function lockLeases(
   client: ClientBase,
-  table: string,
-  ids: readonly string[],
-): Promise<{ rows: Map<string, LeaseRow>; nowMs: number }> {
-  const { rows } = await client.query<LeaseRowColumns>(
-    `SELECT session_id, owner, token::text AS token, ${MS("expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms
-     FROM ${table} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR SHARE`,
-    [ids],
+  tables: { readonly leases: string; readonly events: string },
+  sessions: readonly { readonly id: string; readonly lastSeq: number }[],
+): Promise<{ rows: Map<string, LeaseRow>; nowMs: number; checksums: Map<string, string> }> {
+  const { rows } = await client.query<
+    Partial<LeaseRowColumns> & { id: string; now_ms: number; checksum: string | null }
+  >(
+    `SELECT u.id, l.owner, l.token::text AS token, ${MS("l.expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms, e.checksum
+     FROM unnest($1::text[], $2::int[]) AS u(id, last_seq)
+     LEFT JOIN (SELECT session_id, owner, token, expires_at FROM ${tables.leases}
+                WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR SHARE) l ON l.session_id = u.id
+     LEFT JOIN ${tables.events} e ON e.session_id = u.id AND e.seq = u.last_seq`,
+    [sessions.map((session) => session.id), sessions.map((session) => session.lastSeq)],
   );
   const leases = new Map<string, LeaseRow>();
+  const checksums = new Map<string, string>();
   for (const row of rows) {
-    leases.set(row.session_id, { owner: row.owner, token: Number(row.token), expiresAtMs: row.expires_ms });
+    if (row.token !== undefined && row.token !== null) {
+      leases.set(row.id, { owner: row.owner ?? null, token: Number(row.token), expiresAtMs: row.expires_ms as number });
+    }
+    if (row.checksum !== null) checksums.set(row.id, row.checksum);
   }
-  // With no row, no lease is live whatever the time: the clock is not needed.
-  return { rows: leases, nowMs: rows[0]?.now_ms ?? 0 };
+  return { rows: leases, nowMs: rows[0]?.now_ms ?? 0, checksums };
 }

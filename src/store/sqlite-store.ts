@@ -13,7 +13,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { BlobInput, StoredBlob } from "./blob-store.js";
 import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
-import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
+import { checkAcquire, checkLease, checkTtl, fenceProblem } from "./lease-rules.js";
 import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import { INITIAL_LIFECYCLE, type LifecycleState, lifecycleFromColumns } from "./session-status.js";
 import type {
@@ -107,12 +107,14 @@ export class SqliteStore implements SessionStore {
         fromSeq,
         limit,
         lastSeq: this.#lastSeqOrUndefined(sessionId),
-        rows: this.#statement(
-          "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-        ).all<StoredEvent>(
-          sessionId,
-          Math.max(1, fromSeq - 1),
-          limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+        rows: storedEvents(
+          this.#statement(
+            "SELECT seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+          ).values(
+            sessionId,
+            Math.max(1, fromSeq - 1),
+            limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+          ),
         ),
       })),
     );
@@ -281,14 +283,13 @@ export class SqliteStore implements SessionStore {
   }
 
   #applyAppend(item: PreparedAppend): BatchOutcome {
-    const leaseProblem = this.#leases.fenceProblem(item.sessionId, item.fence);
+    // One statement reads all the append checks: the lease, the session row and its last checksum.
+    const row = this.#statement(APPEND_STATE_SQL).get(item.sessionId) as AppendStateRow;
+    const lease =
+      row.token === null ? undefined : { owner: row.owner, token: row.token, expiresAtMs: row.expires_at as number };
+    const leaseProblem = fenceProblem(item.sessionId, lease, item.fence, this.#now());
     if (leaseProblem !== undefined) return leaseProblem;
-    const row = this.#statement(
-      "SELECT last_seq, run_status, agent, model, pending_approvals FROM sessions WHERE session_id = ?",
-    ).get(item.sessionId) as
-      | { last_seq: number; run_status: string; agent: string | null; model: string | null; pending_approvals: string }
-      | undefined;
-    const actualLastSeq = row?.last_seq ?? 0;
+    const actualLastSeq = row.last_seq ?? 0;
     if (actualLastSeq !== item.expectedLastSeq) {
       return new SessionConflictError({
         sessionId: item.sessionId,
@@ -297,34 +298,31 @@ export class SqliteStore implements SessionStore {
       });
     }
     if (item.events.length === 0) return undefined;
-    const previous =
-      row === undefined
-        ? INITIAL_LIFECYCLE
-        : lifecycleFromColumns({
-            runStatus: row.run_status,
-            agent: row.agent,
-            model: row.model,
-            pendingApprovals: row.pending_approvals,
-          });
-    const lifecycle = applyLifecycle(previous, item);
     const lastSeq = item.expectedLastSeq + item.events.length;
-    if (row === undefined) this.#insertSession(item.sessionId, lastSeq, lifecycle, undefined);
-    else {
+    if (row.last_seq === null) {
+      this.#insertSession(item.sessionId, lastSeq, applyLifecycle(INITIAL_LIFECYCLE, item), undefined);
+    } else if (item.lifecycleEvents.length === 0) {
+      // Nothing changes the status, agent or model: only the time and the last seq are written.
+      this.#statement("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE session_id = ?").run(
+        this.#now(),
+        lastSeq,
+        item.sessionId,
+      );
+    } else {
+      const previous = lifecycleFromColumns({
+        runStatus: row.run_status as string,
+        agent: row.agent,
+        model: row.model,
+        pendingApprovals: row.pending_approvals as string,
+      });
       this.#statement(
         "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
-      ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, lifecycle), item.sessionId);
+      ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, applyLifecycle(previous, item)), item.sessionId);
     }
-    const previousChecksum =
-      row === undefined || row.last_seq === 0
-        ? undefined
-        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?").get(
-            item.sessionId,
-            row.last_seq,
-          )?.checksum as string | undefined);
     const insert = this.#statement(
       "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    for (const event of chainChecksums(previousChecksum ?? CHAIN_START, item.events)) {
+    for (const event of chainChecksums(row.last_checksum ?? CHAIN_START, item.events)) {
       insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data, event.checksum);
     }
     return undefined;
@@ -376,6 +374,34 @@ export class SqliteStore implements SessionStore {
   #checkOpen(): void {
     if (this.#closed) throw new StoreClosedError({ backend: "sqlite" });
   }
+}
+
+/** What an append checks, in one row whether or not the session and its lease exist. */
+const APPEND_STATE_SQL = `SELECT s.last_seq, s.run_status, s.agent, s.model, s.pending_approvals,
+  (SELECT checksum FROM events WHERE session_id = k.id AND seq = s.last_seq) AS last_checksum,
+  l.owner, l.token, l.expires_at
+  FROM (SELECT ? AS id) k LEFT JOIN sessions s ON s.session_id = k.id LEFT JOIN leases l ON l.session_id = k.id`;
+
+interface AppendStateRow {
+  readonly last_seq: number | null;
+  readonly run_status: string | null;
+  readonly agent: string | null;
+  readonly model: string | null;
+  readonly pending_approvals: string | null;
+  readonly last_checksum: string | null;
+  readonly owner: string | null;
+  readonly token: number | null;
+  readonly expires_at: number | null;
+}
+
+/** Rows of `SELECT seq, at, type, run_id, data, checksum`, as arrays, into stored events. */
+function storedEvents(rows: readonly unknown[][]): StoredEvent[] {
+  const events = new Array<StoredEvent>(rows.length);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as [number, string, string, string | null, string, string];
+    events[index] = { seq: row[0], at: row[1], type: row[2], runId: row[3], data: row[4], checksum: row[5] };
+  }
+  return events;
 }
 
 function wrap(operation: string, error: unknown): Error {
