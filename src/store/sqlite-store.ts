@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { NousError } from "../errors/nous-error.js";
 import {
-  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   StoreArgumentError,
@@ -11,11 +10,10 @@ import {
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import type { BlobInput, StoredBlob } from "./blob-store.js";
-import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
+import { decodeVerified } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
-import { checkAcquire, checkLease, checkTtl, fenceProblem } from "./lease-rules.js";
-import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
-import { INITIAL_LIFECYCLE, type LifecycleState, lifecycleFromColumns } from "./session-status.js";
+import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
+import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import type {
   AcquireLeaseOptions,
   AppendOptions,
@@ -27,18 +25,13 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import { applySqliteAppend, insertSqliteSession, type SqliteWriter, storedEvents } from "./sqlite-append.js";
 import { SqliteBlobs } from "./sqlite-blobs.js";
 import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 import { loadSqliteDriver } from "./sqlite-driver-load.js";
 import { lifecycleUpTo } from "./sqlite-fork.js";
 import { SqliteLeases } from "./sqlite-lease.js";
-import {
-  buildSqliteListQuery,
-  lifecycleColumns,
-  type SessionRow,
-  sqliteSummaryQuery,
-  summaryOfRow,
-} from "./sqlite-list-query.js";
+import { buildSqliteListQuery, type SessionRow, sqliteSummaryQuery, summaryOfRow } from "./sqlite-list-query.js";
 import { checkSqliteStorage, integrityCheck, openSqliteDatabase, readSqliteSettings } from "./sqlite-open.js";
 import type { IntegrityReport, SqliteSettings, SqliteStoreOptions } from "./sqlite-store-options.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
@@ -65,6 +58,7 @@ export class SqliteStore implements SessionStore {
   readonly #group: GroupCommit<PreparedAppend> | undefined;
   readonly #leases: SqliteLeases;
   readonly #blobs: SqliteBlobs;
+  readonly #writer: SqliteWriter = { statement: (sql) => this.#statement(sql), now: () => this.#now() };
   #closed = false;
 
   constructor(options: SqliteStoreOptions = {}) {
@@ -175,7 +169,10 @@ export class SqliteStore implements SessionStore {
           throw new SessionExistsError({ sessionId: newSessionId });
         }
         const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
-        this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
+        insertSqliteSession(this.#writer, newSessionId, atSeq, lifecycle, {
+          parentSessionId: sourceSessionId,
+          forkedAtSeq: atSeq,
+        });
         this.#statement(
           "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
         ).run(newSessionId, sourceSessionId, atSeq);
@@ -279,73 +276,7 @@ export class SqliteStore implements SessionStore {
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */
   #commit(items: readonly PreparedAppend[]): BatchOutcome[] {
-    return this.#db.transaction("immediate", () => items.map((item) => this.#applyAppend(item)));
-  }
-
-  #applyAppend(item: PreparedAppend): BatchOutcome {
-    // One statement reads all the append checks: the lease, the session row and its last checksum.
-    const row = this.#statement(APPEND_STATE_SQL).get(item.sessionId) as AppendStateRow;
-    const lease =
-      row.token === null ? undefined : { owner: row.owner, token: row.token, expiresAtMs: row.expires_at as number };
-    const leaseProblem = fenceProblem(item.sessionId, lease, item.fence, this.#now());
-    if (leaseProblem !== undefined) return leaseProblem;
-    const actualLastSeq = row.last_seq ?? 0;
-    if (actualLastSeq !== item.expectedLastSeq) {
-      return new SessionConflictError({
-        sessionId: item.sessionId,
-        expectedLastSeq: item.expectedLastSeq,
-        actualLastSeq,
-      });
-    }
-    if (item.events.length === 0) return undefined;
-    const lastSeq = item.expectedLastSeq + item.events.length;
-    if (row.last_seq === null) {
-      this.#insertSession(item.sessionId, lastSeq, applyLifecycle(INITIAL_LIFECYCLE, item), undefined);
-    } else if (item.lifecycleEvents.length === 0) {
-      // Nothing changes the status, agent or model: only the time and the last seq are written.
-      this.#statement("UPDATE sessions SET updated_at = ?, last_seq = ? WHERE session_id = ?").run(
-        this.#now(),
-        lastSeq,
-        item.sessionId,
-      );
-    } else {
-      const previous = lifecycleFromColumns({
-        runStatus: row.run_status as string,
-        agent: row.agent,
-        model: row.model,
-        pendingApprovals: row.pending_approvals as string,
-      });
-      this.#statement(
-        "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
-      ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, applyLifecycle(previous, item)), item.sessionId);
-    }
-    const insert = this.#statement(
-      "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    for (const event of chainChecksums(row.last_checksum ?? CHAIN_START, item.events)) {
-      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data, event.checksum);
-    }
-    return undefined;
-  }
-
-  #insertSession(
-    sessionId: string,
-    lastSeq: number,
-    lifecycle: LifecycleState,
-    fork: { parentSessionId: string; forkedAtSeq: number } | undefined,
-  ): void {
-    const now = this.#now();
-    this.#statement(
-      "INSERT INTO sessions (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text, parent_session_id, forked_at_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      sessionId,
-      now,
-      now,
-      lastSeq,
-      ...lifecycleColumns(sessionId, lifecycle),
-      fork?.parentSessionId ?? null,
-      fork?.forkedAtSeq ?? null,
-    );
+    return this.#db.transaction("immediate", () => items.map((item) => applySqliteAppend(this.#writer, item)));
   }
 
   #lastSeq(sessionId: string): number {
@@ -374,34 +305,6 @@ export class SqliteStore implements SessionStore {
   #checkOpen(): void {
     if (this.#closed) throw new StoreClosedError({ backend: "sqlite" });
   }
-}
-
-/** What an append checks, in one row whether or not the session and its lease exist. */
-const APPEND_STATE_SQL = `SELECT s.last_seq, s.run_status, s.agent, s.model, s.pending_approvals,
-  (SELECT checksum FROM events WHERE session_id = k.id AND seq = s.last_seq) AS last_checksum,
-  l.owner, l.token, l.expires_at
-  FROM (SELECT ? AS id) k LEFT JOIN sessions s ON s.session_id = k.id LEFT JOIN leases l ON l.session_id = k.id`;
-
-interface AppendStateRow {
-  readonly last_seq: number | null;
-  readonly run_status: string | null;
-  readonly agent: string | null;
-  readonly model: string | null;
-  readonly pending_approvals: string | null;
-  readonly last_checksum: string | null;
-  readonly owner: string | null;
-  readonly token: number | null;
-  readonly expires_at: number | null;
-}
-
-/** Rows of `SELECT seq, at, type, run_id, data, checksum`, as arrays, into stored events. */
-function storedEvents(rows: readonly unknown[][]): StoredEvent[] {
-  const events = new Array<StoredEvent>(rows.length);
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows[index] as [number, string, string, string | null, string, string];
-    events[index] = { seq: row[0], at: row[1], type: row[2], runId: row[3], data: row[4], checksum: row[5] };
-  }
-  return events;
 }
 
 function wrap(operation: string, error: unknown): Error {
