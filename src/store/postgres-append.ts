@@ -1,9 +1,10 @@
-import type { ClientBase } from "pg";
+import type { ClientBase, QueryResult } from "pg";
 import { SessionConflictError } from "../errors/store-errors.js";
+import { sha256Hex } from "../platform/sha256.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { fenceProblem } from "./lease-rules.js";
-import { lockLeases } from "./postgres-lease.js";
+import { type AppendCheckRow, appendChecks, appendChecksSql } from "./postgres-lease.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
   INITIAL_LIFECYCLE,
@@ -18,6 +19,15 @@ export interface PostgresTables {
   readonly sessions: string;
   readonly events: string;
   readonly leases: string;
+}
+
+interface SessionRow {
+  readonly session_id: string;
+  readonly last_seq: number;
+  readonly run_status: string;
+  readonly agent: string | null;
+  readonly model: string | null;
+  readonly pending_approvals: string;
 }
 
 interface SessionState {
@@ -37,7 +47,7 @@ export const RETRYABLE_CODES = new Set(["23505", "40P01", "40001"]);
  * Commits a batch of appends in one transaction on `client`: locks the sessions' rows (in id order,
  * so concurrent batches cannot deadlock on them) and share-locks their leases, checks each append's
  * fence against its session's lease (by the server's clock; the leases and the chain seeds in one
- * statement, see `lockLeases`) and its `expectedLastSeq` against
+ * statement, see `appendChecksSql`) and its `expectedLastSeq` against
  * the state the earlier appends of the batch left, and writes every accepted event and summary in
  * one statement. A conflicting append fails alone. A session created concurrently by another
  * process shows up as a unique violation of `(session_id, seq)`, which aborts the transaction; the
@@ -50,25 +60,19 @@ export async function commitAppendBatch(
   nowMs: number,
 ): Promise<BatchOutcome[]> {
   const ids = [...new Set(items.map((item) => item.sessionId))].sort(compareBytes);
-  await client.query("BEGIN");
+  // One round trip opens the transaction, locks the sessions' rows and then (a statement of its
+  // own, see `appendChecksSql`) reads their leases and chain seeds: the ids are inlined as escaped
+  // literals, since a message of several statements takes no parameters.
+  const idArray = `ARRAY[${ids.map((id) => client.escapeLiteral(id)).join(", ")}]::text[]`;
   try {
-    const { rows } = await client.query<{
-      session_id: string;
-      last_seq: number;
-      run_status: string;
-      agent: string | null;
-      model: string | null;
-      pending_approvals: string;
-    }>(
-      `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
-      [ids],
-    );
-    const lastSeqs = new Map(rows.map((row) => [row.session_id, row.last_seq]));
-    const leases = await lockLeases(
-      client,
-      tables,
-      ids.map((id) => ({ id, lastSeq: lastSeqs.get(id) ?? 0 })),
-    );
+    const results = (await client.query(
+      `BEGIN;
+       SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions}
+         WHERE session_id = ANY(${idArray}) ORDER BY session_id FOR UPDATE;
+       ${appendChecksSql(tables, idArray)}`,
+    )) as unknown as QueryResult[];
+    const rows = (results[1] as QueryResult<SessionRow>).rows;
+    const leases = appendChecks((results[2] as QueryResult<AppendCheckRow>).rows);
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -127,24 +131,10 @@ async function writeBatch(
   const dirty = [...states].filter(([, state]) => state.dirty).sort(([left], [right]) => compareBytes(left, right));
   events.sort((left, right) => compareBytes(left.sessionId, right.sessionId) || left.event.seq - right.event.seq);
   const now = new Date(nowMs).toISOString();
-  await client.query(
-    `WITH summaries AS (
-       INSERT INTO ${tables.sessions} AS s
-         (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text)
-       SELECT id, $1::timestamptz, $1::timestamptz, last_seq, status, run_status, agent, model, pending, search
-       FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-         AS u(id, last_seq, status, run_status, agent, model, pending, search)
-       ON CONFLICT (session_id) DO UPDATE SET
-         updated_at = EXCLUDED.updated_at, last_seq = EXCLUDED.last_seq, status = EXCLUDED.status,
-         run_status = EXCLUDED.run_status, agent = EXCLUDED.agent, model = EXCLUDED.model,
-         pending_approvals = EXCLUDED.pending_approvals, search_text = EXCLUDED.search_text
-       RETURNING 1
-     )
-     INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data, checksum)
-     SELECT id, seq, at, type, run_id, data::json, checksum
-     FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
-       AS e(id, seq, at, type, run_id, data, checksum)`,
-    [
+  // A named statement: parsed and planned once per connection, not at every append.
+  await client.query({
+    ...writeStatement(tables),
+    values: [
       now,
       dirty.map(([id]) => id),
       dirty.map(([, state]) => state.lastSeq),
@@ -162,7 +152,39 @@ async function writeBatch(
       events.map(({ event }) => event.data),
       events.map(({ event }) => event.checksum),
     ],
-  );
+  });
+}
+
+const writeStatements = new WeakMap<PostgresTables, { readonly name: string; readonly text: string }>();
+
+/** The statement writing a batch's summaries and events (see `writeBatch`), named after its text. */
+function writeStatement(tables: PostgresTables): { readonly name: string; readonly text: string } {
+  let statement = writeStatements.get(tables);
+  if (statement === undefined) {
+    const text = writeSql(tables);
+    statement = { name: `nous_append_${sha256Hex(text).slice(0, 16)}`, text };
+    writeStatements.set(tables, statement);
+  }
+  return statement;
+}
+
+function writeSql(tables: PostgresTables): string {
+  return `WITH summaries AS (
+       INSERT INTO ${tables.sessions} AS s
+         (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text)
+       SELECT id, $1::timestamptz, $1::timestamptz, last_seq, status, run_status, agent, model, pending, search
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+         AS u(id, last_seq, status, run_status, agent, model, pending, search)
+       ON CONFLICT (session_id) DO UPDATE SET
+         updated_at = EXCLUDED.updated_at, last_seq = EXCLUDED.last_seq, status = EXCLUDED.status,
+         run_status = EXCLUDED.run_status, agent = EXCLUDED.agent, model = EXCLUDED.model,
+         pending_approvals = EXCLUDED.pending_approvals, search_text = EXCLUDED.search_text
+       RETURNING 1
+     )
+     INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data, checksum)
+     SELECT id, seq, at, type, run_id, data::json, checksum
+     FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+       AS e(id, seq, at, type, run_id, data, checksum)`;
 }
 
 /** Orders strings by UTF-8 bytes, as the "C" collation does. */

@@ -1,4 +1,4 @@
-import type { ClientBase, Pool } from "pg";
+import type { Pool } from "pg";
 import { heldError, type LeaseRow, lostError } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
 
@@ -84,31 +84,43 @@ export async function releasePostgresLease(pool: Pool, table: string, lease: Lea
   ]);
 }
 
+/** A row of `appendChecksSql`: one per appended session. */
+export type AppendCheckRow = Partial<LeaseRowColumns> & { id: string; now_ms: number; checksum: string | null };
+
 /**
- * The lease rows of the appended sessions, share-locked until the transaction on `client` ends (an
- * acquire waits for an append that checked the old token to commit), the server's clock to judge
- * them by, and each session's chain seed (the checksum of its event at `lastSeq`), in one round
- * trip. Call once the sessions' rows are locked: the seeds are read in a statement that starts
- * after the lock is held, so no append can have committed past them.
+ * The statement that, once an append's sessions rows are locked (by an earlier statement of the
+ * transaction), share-locks their lease rows until the transaction ends (an acquire waits for an
+ * append that checked the old token to commit) and reads the server's clock to judge them by and
+ * each session's chain seed (the checksum of its event at its last seq). It starts after the row
+ * locks are held, so no append can have committed past the seeds it reads. `ids` is an SQL
+ * `text[]` expression of the session ids.
  *
  * @example
- * const { rows, nowMs, checksums } = await lockLeases(client, tables, [{ id: "s1", lastSeq: 4 }]);
+ * const sql = appendChecksSql(tables, "ARRAY['s1']::text[]");
  */
-export async function lockLeases(
-  client: ClientBase,
-  tables: { readonly leases: string; readonly events: string },
-  sessions: readonly { readonly id: string; readonly lastSeq: number }[],
-): Promise<{ rows: Map<string, LeaseRow>; nowMs: number; checksums: Map<string, string> }> {
-  const { rows } = await client.query<
-    Partial<LeaseRowColumns> & { id: string; now_ms: number; checksum: string | null }
-  >(
-    `SELECT u.id, l.owner, l.token::text AS token, ${MS("l.expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms, e.checksum
-     FROM unnest($1::text[], $2::int[]) AS u(id, last_seq)
+export function appendChecksSql(
+  tables: { readonly sessions: string; readonly leases: string; readonly events: string },
+  ids: string,
+): string {
+  return `SELECT u.id, l.owner, l.token::text AS token, ${MS("l.expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms, e.checksum
+     FROM unnest(${ids}) AS u(id)
      LEFT JOIN (SELECT session_id, owner, token, expires_at FROM ${tables.leases}
-                WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR SHARE) l ON l.session_id = u.id
-     LEFT JOIN ${tables.events} e ON e.session_id = u.id AND e.seq = u.last_seq`,
-    [sessions.map((session) => session.id), sessions.map((session) => session.lastSeq)],
-  );
+                WHERE session_id = ANY(${ids}) ORDER BY session_id FOR SHARE) l ON l.session_id = u.id
+     LEFT JOIN ${tables.sessions} s ON s.session_id = u.id
+     LEFT JOIN ${tables.events} e ON e.session_id = u.id AND e.seq = s.last_seq`;
+}
+
+/**
+ * The leases, the server's clock and the chain seeds of `appendChecksSql`'s rows.
+ *
+ * @example
+ * const { rows, nowMs, checksums } = appendChecks(result.rows);
+ */
+export function appendChecks(rows: readonly AppendCheckRow[]): {
+  rows: Map<string, LeaseRow>;
+  nowMs: number;
+  checksums: Map<string, string>;
+} {
   const leases = new Map<string, LeaseRow>();
   const checksums = new Map<string, string>();
   for (const row of rows) {
