@@ -4,7 +4,7 @@ import { sha256Hex } from "../platform/sha256.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { fenceProblem } from "./lease-rules.js";
-import { type AppendCheckRow, appendChecks, appendChecksSql } from "./postgres-lease.js";
+import { type LeaseLockRow, lockedLeases, lockLeasesSql } from "./postgres-lease.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
   INITIAL_LIFECYCLE,
@@ -46,8 +46,7 @@ export const RETRYABLE_CODES = new Set(["23505", "40P01", "40001"]);
  *
  * Commits a batch of appends in one transaction on `client`: locks the sessions' rows (in id order,
  * so concurrent batches cannot deadlock on them) and share-locks their leases, checks each append's
- * fence against its session's lease (by the server's clock; the leases and the chain seeds in one
- * statement, see `appendChecksSql`) and its `expectedLastSeq` against
+ * fence against its session's lease (by the server's clock) and its `expectedLastSeq` against
  * the state the earlier appends of the batch left, and writes every accepted event and summary in
  * one statement. A conflicting append fails alone. A session created concurrently by another
  * process shows up as a unique violation of `(session_id, seq)`, which aborts the transaction; the
@@ -60,19 +59,25 @@ export async function commitAppendBatch(
   nowMs: number,
 ): Promise<BatchOutcome[]> {
   const ids = [...new Set(items.map((item) => item.sessionId))].sort(compareBytes);
-  // One round trip opens the transaction, locks the sessions' rows and then (a statement of its
-  // own, see `appendChecksSql`) reads their leases and chain seeds: the ids are inlined as escaped
-  // literals, since a message of several statements takes no parameters.
+  // One round trip opens the transaction, locks the sessions' rows, then share-locks their leases
+  // and reads their chain seeds (the checksum of each last event) in statements that start once the
+  // row locks are held, so no append can have committed past them. A message of several
+  // statements takes no parameters: the ids are inlined as escaped literals.
   const idArray = `ARRAY[${ids.map((id) => client.escapeLiteral(id)).join(", ")}]::text[]`;
   try {
     const results = (await client.query(
       `BEGIN;
        SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions}
          WHERE session_id = ANY(${idArray}) ORDER BY session_id FOR UPDATE;
-       ${appendChecksSql(tables, idArray)}`,
+       ${lockLeasesSql(tables.leases, idArray)};
+       SELECT s.session_id, e.checksum FROM ${tables.sessions} s
+         JOIN ${tables.events} e ON e.session_id = s.session_id AND e.seq = s.last_seq
+         WHERE s.session_id = ANY(${idArray})`,
     )) as unknown as QueryResult[];
     const rows = (results[1] as QueryResult<SessionRow>).rows;
-    const leases = appendChecks((results[2] as QueryResult<AppendCheckRow>).rows);
+    const leases = lockedLeases((results[2] as QueryResult<LeaseLockRow>).rows);
+    const seeds = (results[3] as QueryResult<{ session_id: string; checksum: string }>).rows;
+    const checksums = new Map(seeds.map((row) => [row.session_id, row.checksum]));
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -81,7 +86,7 @@ export async function commitAppendBatch(
         model: row.model,
         pendingApprovals: row.pending_approvals,
       });
-      const lastChecksum = leases.checksums.get(row.session_id) ?? CHAIN_START;
+      const lastChecksum = checksums.get(row.session_id) ?? CHAIN_START;
       states.set(row.session_id, { lastSeq: row.last_seq, lastChecksum, lifecycle, dirty: false });
     }
     const events: { sessionId: string; event: StoredEvent }[] = [];

@@ -84,50 +84,33 @@ export async function releasePostgresLease(pool: Pool, table: string, lease: Lea
   ]);
 }
 
-/** A row of `appendChecksSql`: one per appended session. */
-export type AppendCheckRow = Partial<LeaseRowColumns> & { id: string; now_ms: number; checksum: string | null };
+/** A row of `lockLeasesSql`. */
+export type LeaseLockRow = LeaseRowColumns;
 
 /**
- * The statement that, once an append's sessions rows are locked (by an earlier statement of the
- * transaction), share-locks their lease rows until the transaction ends (an acquire waits for an
- * append that checked the old token to commit) and reads the server's clock to judge them by and
- * each session's chain seed (the checksum of its event at its last seq). It starts after the row
- * locks are held, so no append can have committed past the seeds it reads. `ids` is an SQL
- * `text[]` expression of the session ids.
+ * The statement share-locking the lease rows of the sessions an append writes to, until the
+ * transaction ends (an acquire waits for an append that checked the old token to commit), with the
+ * server's clock to judge them by. `ids` is an SQL `text[]` expression of the session ids.
  *
  * @example
- * const sql = appendChecksSql(tables, "ARRAY['s1']::text[]");
+ * const sql = lockLeasesSql('"nous".leases', "ARRAY['s1']::text[]");
  */
-export function appendChecksSql(
-  tables: { readonly sessions: string; readonly leases: string; readonly events: string },
-  ids: string,
-): string {
-  return `SELECT u.id, l.owner, l.token::text AS token, ${MS("l.expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms, e.checksum
-     FROM unnest(${ids}) AS u(id)
-     LEFT JOIN (SELECT session_id, owner, token, expires_at FROM ${tables.leases}
-                WHERE session_id = ANY(${ids}) ORDER BY session_id FOR SHARE) l ON l.session_id = u.id
-     LEFT JOIN ${tables.sessions} s ON s.session_id = u.id
-     LEFT JOIN ${tables.events} e ON e.session_id = u.id AND e.seq = s.last_seq`;
+export function lockLeasesSql(table: string, ids: string): string {
+  return `SELECT session_id, owner, token::text AS token, ${MS("expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms
+     FROM ${table} WHERE session_id = ANY(${ids}) ORDER BY session_id FOR SHARE`;
 }
 
 /**
- * The leases, the server's clock and the chain seeds of `appendChecksSql`'s rows.
+ * The leases of `lockLeasesSql`'s rows, and the server's clock.
  *
  * @example
- * const { rows, nowMs, checksums } = appendChecks(result.rows);
+ * const { rows, nowMs } = lockedLeases(result.rows);
  */
-export function appendChecks(rows: readonly AppendCheckRow[]): {
-  rows: Map<string, LeaseRow>;
-  nowMs: number;
-  checksums: Map<string, string>;
-} {
+export function lockedLeases(rows: readonly LeaseLockRow[]): { rows: Map<string, LeaseRow>; nowMs: number } {
   const leases = new Map<string, LeaseRow>();
-  const checksums = new Map<string, string>();
   for (const row of rows) {
-    if (row.token !== undefined && row.token !== null) {
-      leases.set(row.id, { owner: row.owner ?? null, token: Number(row.token), expiresAtMs: row.expires_ms as number });
-    }
-    if (row.checksum !== null) checksums.set(row.id, row.checksum);
+    leases.set(row.session_id, { owner: row.owner, token: Number(row.token), expiresAtMs: row.expires_ms });
   }
-  return { rows: leases, nowMs: rows[0]?.now_ms ?? 0, checksums };
+  // With no row, no lease is live whatever the time: the clock is not needed.
+  return { rows: leases, nowMs: rows[0]?.now_ms ?? 0 };
 }
