@@ -1,6 +1,5 @@
 import type { ClientBase, QueryResult } from "pg";
 import { SessionConflictError } from "../errors/store-errors.js";
-import { sha256Hex } from "../platform/sha256.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { fenceProblem } from "./lease-rules.js";
@@ -136,43 +135,27 @@ async function writeBatch(
   const dirty = [...states].filter(([, state]) => state.dirty).sort(([left], [right]) => compareBytes(left, right));
   events.sort((left, right) => compareBytes(left.sessionId, right.sessionId) || left.event.seq - right.event.seq);
   const now = new Date(nowMs).toISOString();
-  // A named statement: parsed and planned once per connection, not at every append.
-  await client.query({
-    ...writeStatement(tables),
-    values: [
-      now,
-      dirty.map(([id]) => id),
-      dirty.map(([, state]) => state.lastSeq),
-      dirty.map(([, state]) => statusOf(state.lifecycle)),
-      dirty.map(([, state]) => state.lifecycle.runStatus),
-      dirty.map(([, state]) => state.lifecycle.agent),
-      dirty.map(([, state]) => state.lifecycle.model),
-      dirty.map(([, state]) => JSON.stringify(state.lifecycle.pendingApprovals)),
-      dirty.map(([id, state]) => searchTextOf(id, state.lifecycle)),
-      events.map(({ sessionId }) => sessionId),
-      events.map(({ event }) => event.seq),
-      events.map(({ event }) => event.at),
-      events.map(({ event }) => event.type),
-      events.map(({ event }) => event.runId),
-      events.map(({ event }) => event.data),
-      events.map(({ event }) => event.checksum),
-    ],
-  });
+  await client.query(writeSql(tables), [
+    now,
+    dirty.map(([id]) => id),
+    dirty.map(([, state]) => state.lastSeq),
+    dirty.map(([, state]) => statusOf(state.lifecycle)),
+    dirty.map(([, state]) => state.lifecycle.runStatus),
+    dirty.map(([, state]) => state.lifecycle.agent),
+    dirty.map(([, state]) => state.lifecycle.model),
+    dirty.map(([, state]) => JSON.stringify(state.lifecycle.pendingApprovals)),
+    dirty.map(([id, state]) => searchTextOf(id, state.lifecycle)),
+    events.map(({ sessionId }) => sessionId),
+    events.map(({ event }) => event.seq),
+    events.map(({ event }) => event.at),
+    events.map(({ event }) => event.type),
+    events.map(({ event }) => event.runId),
+    events.map(({ event }) => event.data),
+    events.map(({ event }) => event.checksum),
+  ]);
 }
 
-const writeStatements = new WeakMap<PostgresTables, { readonly name: string; readonly text: string }>();
-
-/** The statement writing a batch's summaries and events (see `writeBatch`), named after its text. */
-function writeStatement(tables: PostgresTables): { readonly name: string; readonly text: string } {
-  let statement = writeStatements.get(tables);
-  if (statement === undefined) {
-    const text = writeSql(tables);
-    statement = { name: `nous_append_${sha256Hex(text).slice(0, 16)}`, text };
-    writeStatements.set(tables, statement);
-  }
-  return statement;
-}
-
+/** The statement writing a batch's summaries and events in one round trip (see `writeBatch`). */
 function writeSql(tables: PostgresTables): string {
   return `WITH summaries AS (
        INSERT INTO ${tables.sessions} AS s
