@@ -1,9 +1,9 @@
-import type { ClientBase } from "pg";
+import type { ClientBase, QueryResult } from "pg";
 import { SessionConflictError } from "../errors/store-errors.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { fenceProblem } from "./lease-rules.js";
-import { lockLeases } from "./postgres-lease.js";
+import { type LeaseLockRow, lockedLeases, lockLeasesSql } from "./postgres-lease.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
   INITIAL_LIFECYCLE,
@@ -18,6 +18,15 @@ export interface PostgresTables {
   readonly sessions: string;
   readonly events: string;
   readonly leases: string;
+}
+
+interface SessionRow {
+  readonly session_id: string;
+  readonly last_seq: number;
+  readonly run_status: string;
+  readonly agent: string | null;
+  readonly model: string | null;
+  readonly pending_approvals: string;
 }
 
 interface SessionState {
@@ -49,21 +58,25 @@ export async function commitAppendBatch(
   nowMs: number,
 ): Promise<BatchOutcome[]> {
   const ids = [...new Set(items.map((item) => item.sessionId))].sort(compareBytes);
-  await client.query("BEGIN");
+  // One round trip opens the transaction, locks the sessions' rows, then share-locks their leases
+  // and reads their chain seeds (the checksum of each last event) in statements that start once the
+  // row locks are held, so no append can have committed past them. A message of several
+  // statements takes no parameters: the ids are inlined as escaped literals.
+  const idArray = `ARRAY[${ids.map((id) => client.escapeLiteral(id)).join(", ")}]::text[]`;
   try {
-    const { rows } = await client.query<{
-      session_id: string;
-      last_seq: number;
-      run_status: string;
-      agent: string | null;
-      model: string | null;
-      pending_approvals: string;
-    }>(
-      `SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR UPDATE`,
-      [ids],
-    );
-    const leases = await lockLeases(client, tables.leases, ids);
-    const checksums = await lastChecksums(client, tables, rows);
+    const results = (await client.query(
+      `BEGIN;
+       SELECT session_id, last_seq, run_status, agent, model, pending_approvals FROM ${tables.sessions}
+         WHERE session_id = ANY(${idArray}) ORDER BY session_id FOR UPDATE;
+       ${lockLeasesSql(tables.leases, idArray)};
+       SELECT s.session_id, e.checksum FROM ${tables.sessions} s
+         JOIN ${tables.events} e ON e.session_id = s.session_id AND e.seq = s.last_seq
+         WHERE s.session_id = ANY(${idArray})`,
+    )) as unknown as QueryResult[];
+    const rows = (results[1] as QueryResult<SessionRow>).rows;
+    const leases = lockedLeases((results[2] as QueryResult<LeaseLockRow>).rows);
+    const seeds = (results[3] as QueryResult<{ session_id: string; checksum: string }>).rows;
+    const checksums = new Map(seeds.map((row) => [row.session_id, row.checksum]));
     const states = new Map<string, SessionState>();
     for (const row of rows) {
       const lifecycle = lifecycleFromColumns({
@@ -112,26 +125,6 @@ export async function commitAppendBatch(
   }
 }
 
-/**
- * The checksum of each locked session's last event, read in a statement of its own once the row
- * locks are held: a statement that waited for a lock re-reads the locked row but not rows joined to
- * it, so a join would miss the event the other writer just committed.
- */
-async function lastChecksums(
-  client: ClientBase,
-  tables: PostgresTables,
-  sessions: readonly { session_id: string; last_seq: number }[],
-): Promise<Map<string, string>> {
-  const existing = sessions.filter((row) => row.last_seq > 0);
-  if (existing.length === 0) return new Map();
-  const { rows } = await client.query<{ session_id: string; checksum: string }>(
-    `SELECT e.session_id, e.checksum FROM ${tables.events} e
-     JOIN unnest($1::text[], $2::int[]) AS u(session_id, seq) ON e.session_id = u.session_id AND e.seq = u.seq`,
-    [existing.map((row) => row.session_id), existing.map((row) => row.last_seq)],
-  );
-  return new Map(rows.map((row) => [row.session_id, row.checksum]));
-}
-
 async function writeBatch(
   client: ClientBase,
   tables: PostgresTables,
@@ -142,8 +135,29 @@ async function writeBatch(
   const dirty = [...states].filter(([, state]) => state.dirty).sort(([left], [right]) => compareBytes(left, right));
   events.sort((left, right) => compareBytes(left.sessionId, right.sessionId) || left.event.seq - right.event.seq);
   const now = new Date(nowMs).toISOString();
-  await client.query(
-    `WITH summaries AS (
+  await client.query(writeSql(tables), [
+    now,
+    dirty.map(([id]) => id),
+    dirty.map(([, state]) => state.lastSeq),
+    dirty.map(([, state]) => statusOf(state.lifecycle)),
+    dirty.map(([, state]) => state.lifecycle.runStatus),
+    dirty.map(([, state]) => state.lifecycle.agent),
+    dirty.map(([, state]) => state.lifecycle.model),
+    dirty.map(([, state]) => JSON.stringify(state.lifecycle.pendingApprovals)),
+    dirty.map(([id, state]) => searchTextOf(id, state.lifecycle)),
+    events.map(({ sessionId }) => sessionId),
+    events.map(({ event }) => event.seq),
+    events.map(({ event }) => event.at),
+    events.map(({ event }) => event.type),
+    events.map(({ event }) => event.runId),
+    events.map(({ event }) => event.data),
+    events.map(({ event }) => event.checksum),
+  ]);
+}
+
+/** The statement writing a batch's summaries and events in one round trip (see `writeBatch`). */
+function writeSql(tables: PostgresTables): string {
+  return `WITH summaries AS (
        INSERT INTO ${tables.sessions} AS s
          (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text)
        SELECT id, $1::timestamptz, $1::timestamptz, last_seq, status, run_status, agent, model, pending, search
@@ -158,26 +172,7 @@ async function writeBatch(
      INSERT INTO ${tables.events} (session_id, seq, at, type, run_id, data, checksum)
      SELECT id, seq, at, type, run_id, data::json, checksum
      FROM unnest($10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
-       AS e(id, seq, at, type, run_id, data, checksum)`,
-    [
-      now,
-      dirty.map(([id]) => id),
-      dirty.map(([, state]) => state.lastSeq),
-      dirty.map(([, state]) => statusOf(state.lifecycle)),
-      dirty.map(([, state]) => state.lifecycle.runStatus),
-      dirty.map(([, state]) => state.lifecycle.agent),
-      dirty.map(([, state]) => state.lifecycle.model),
-      dirty.map(([, state]) => JSON.stringify(state.lifecycle.pendingApprovals)),
-      dirty.map(([id, state]) => searchTextOf(id, state.lifecycle)),
-      events.map(({ sessionId }) => sessionId),
-      events.map(({ event }) => event.seq),
-      events.map(({ event }) => event.at),
-      events.map(({ event }) => event.type),
-      events.map(({ event }) => event.runId),
-      events.map(({ event }) => event.data),
-      events.map(({ event }) => event.checksum),
-    ],
-  );
+       AS e(id, seq, at, type, run_id, data, checksum)`;
 }
 
 /** Orders strings by UTF-8 bytes, as the "C" collation does. */

@@ -1,4 +1,4 @@
-import type { ClientBase, Pool } from "pg";
+import type { Pool } from "pg";
 import { heldError, type LeaseRow, lostError } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
 
@@ -84,23 +84,29 @@ export async function releasePostgresLease(pool: Pool, table: string, lease: Lea
   ]);
 }
 
+/** A row of `lockLeasesSql`. */
+export type LeaseLockRow = LeaseRowColumns;
+
 /**
- * The lease rows of `ids`, share-locked until the transaction on `client` ends (an acquire waits for
- * an append that checked the old token to commit), and the server's clock to judge them by.
+ * The statement share-locking the lease rows of the sessions an append writes to, until the
+ * transaction ends (an acquire waits for an append that checked the old token to commit), with the
+ * server's clock to judge them by. `ids` is an SQL `text[]` expression of the session ids.
  *
  * @example
- * const { rows, nowMs } = await lockLeases(client, '"nous".leases', ["s1"]);
+ * const sql = lockLeasesSql('"nous".leases', "ARRAY['s1']::text[]");
  */
-export async function lockLeases(
-  client: ClientBase,
-  table: string,
-  ids: readonly string[],
-): Promise<{ rows: Map<string, LeaseRow>; nowMs: number }> {
-  const { rows } = await client.query<LeaseRowColumns>(
-    `SELECT session_id, owner, token::text AS token, ${MS("expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms
-     FROM ${table} WHERE session_id = ANY($1::text[]) ORDER BY session_id FOR SHARE`,
-    [ids],
-  );
+export function lockLeasesSql(table: string, ids: string): string {
+  return `SELECT session_id, owner, token::text AS token, ${MS("expires_at")} AS expires_ms, ${MS("clock_timestamp()")} AS now_ms
+     FROM ${table} WHERE session_id = ANY(${ids}) ORDER BY session_id FOR SHARE`;
+}
+
+/**
+ * The leases of `lockLeasesSql`'s rows, and the server's clock.
+ *
+ * @example
+ * const { rows, nowMs } = lockedLeases(result.rows);
+ */
+export function lockedLeases(rows: readonly LeaseLockRow[]): { rows: Map<string, LeaseRow>; nowMs: number } {
   const leases = new Map<string, LeaseRow>();
   for (const row of rows) {
     leases.set(row.session_id, { owner: row.owner, token: Number(row.token), expiresAtMs: row.expires_ms });

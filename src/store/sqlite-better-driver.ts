@@ -43,5 +43,18 @@ function adapt(statement: Statement): SqliteStatement {
       statement.run(...parameters);
       return [];
     },
+    values: (...parameters) => {
+      if (!statement.reader) {
+        statement.run(...parameters);
+        return [];
+      }
+      // Raw mode belongs to the statement, which `all` shares: on for this call only.
+      statement.raw(true);
+      try {
+        return statement.all(...parameters) as unknown[][];
+      } finally {
+        statement.raw(false);
+      }
+    },
   };
 }

@@ -18,6 +18,7 @@ interface BunStatement {
   run(...parameters: SqliteValue[]): { changes: number };
   get(...parameters: SqliteValue[]): SqliteRow | null;
   all(...parameters: SqliteValue[]): SqliteRow[];
+  values(...parameters: SqliteValue[]): unknown[][];
   finalize(): void;
 }
 
@@ -57,5 +58,6 @@ function adapt(statement: BunStatement): SqliteStatement {
     run: (...parameters) => ({ changes: statement.run(...parameters).changes }),
     get: <Row>(...parameters: readonly SqliteValue[]) => (statement.get(...parameters) ?? undefined) as Row | undefined,
     all: <Row>(...parameters: readonly SqliteValue[]) => statement.all(...parameters) as Row[],
+    values: (...parameters) => statement.values(...parameters),
   };
 }

@@ -1,4 +1,4 @@
-import { acquired, fenceProblem, type LeaseRow, renewed, toLease } from "./lease-rules.js";
+import { acquired, type LeaseRow, renewed, toLease } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
 import type { SqliteDatabase, SqliteStatement } from "./sqlite-driver.js";
 
@@ -47,11 +47,6 @@ export class SqliteLeases {
       lease.sessionId,
       lease.token,
     );
-  }
-
-  /** Why an append to `sessionId` must be refused for its lease, if it must; call inside the append's transaction. */
-  fenceProblem(sessionId: string, fence: number | undefined): Error | undefined {
-    return fenceProblem(sessionId, this.#row(sessionId), fence, this.#now());
   }
 
   #row(sessionId: string): LeaseRow | undefined {

@@ -19,6 +19,8 @@ interface NodeStatement {
   run(...parameters: SqliteValue[]): { changes: number | bigint };
   get(...parameters: SqliteValue[]): SqliteRow | undefined;
   all(...parameters: SqliteValue[]): SqliteRow[];
+  /** Node.js 22.16 / 24 and later: rows as arrays. */
+  setReturnArrays?(enabled: boolean): void;
 }
 
 /**
@@ -79,5 +81,14 @@ function adapt(statement: NodeStatement): SqliteStatement {
     run: (...parameters) => ({ changes: Number(statement.run(...parameters).changes) }),
     get: <Row>(...parameters: readonly SqliteValue[]) => statement.get(...parameters) as Row | undefined,
     all: <Row>(...parameters: readonly SqliteValue[]) => statement.all(...parameters) as Row[],
+    values: (...parameters) => {
+      if (statement.setReturnArrays === undefined) return statement.all(...parameters).map((row) => Object.values(row));
+      statement.setReturnArrays(true);
+      try {
+        return statement.all(...parameters) as unknown as unknown[][];
+      } finally {
+        statement.setReturnArrays(false);
+      }
+    },
   };
 }

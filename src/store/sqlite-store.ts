@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { NousError } from "../errors/nous-error.js";
 import {
-  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   StoreArgumentError,
@@ -11,11 +10,10 @@ import {
 } from "../errors/store-errors.js";
 import type { SessionEvent } from "../session/events.js";
 import type { BlobInput, StoredBlob } from "./blob-store.js";
-import { CHAIN_START, chainChecksums, decodeVerified, type StoredEvent } from "./event-checksum.js";
+import { decodeVerified } from "./event-checksum.js";
 import { type BatchOutcome, GroupCommit } from "./group-commit.js";
 import { checkAcquire, checkLease, checkTtl } from "./lease-rules.js";
-import { applyLifecycle, type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
-import { INITIAL_LIFECYCLE, type LifecycleState, lifecycleFromColumns } from "./session-status.js";
+import { type PreparedAppend, prepareAppendItem } from "./prepared-append.js";
 import type {
   AcquireLeaseOptions,
   AppendOptions,
@@ -27,18 +25,13 @@ import type {
   SessionStore,
   SessionSummary,
 } from "./session-store.js";
+import { applySqliteAppend, insertSqliteSession, type SqliteWriter, storedEvents } from "./sqlite-append.js";
 import { SqliteBlobs } from "./sqlite-blobs.js";
 import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 import { loadSqliteDriver } from "./sqlite-driver-load.js";
 import { lifecycleUpTo } from "./sqlite-fork.js";
 import { SqliteLeases } from "./sqlite-lease.js";
-import {
-  buildSqliteListQuery,
-  lifecycleColumns,
-  type SessionRow,
-  sqliteSummaryQuery,
-  summaryOfRow,
-} from "./sqlite-list-query.js";
+import { buildSqliteListQuery, type SessionRow, sqliteSummaryQuery, summaryOfRow } from "./sqlite-list-query.js";
 import { checkSqliteStorage, integrityCheck, openSqliteDatabase, readSqliteSettings } from "./sqlite-open.js";
 import type { IntegrityReport, SqliteSettings, SqliteStoreOptions } from "./sqlite-store-options.js";
 import { checkIdentifier, checkInteger, encodeCursor, normalizeList, normalizeRead } from "./store-arguments.js";
@@ -65,6 +58,7 @@ export class SqliteStore implements SessionStore {
   readonly #group: GroupCommit<PreparedAppend> | undefined;
   readonly #leases: SqliteLeases;
   readonly #blobs: SqliteBlobs;
+  readonly #writer: SqliteWriter = { statement: (sql) => this.#statement(sql), now: () => this.#now() };
   #closed = false;
 
   constructor(options: SqliteStoreOptions = {}) {
@@ -107,12 +101,14 @@ export class SqliteStore implements SessionStore {
         fromSeq,
         limit,
         lastSeq: this.#lastSeqOrUndefined(sessionId),
-        rows: this.#statement(
-          "SELECT seq, at, type, run_id AS runId, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-        ).all<StoredEvent>(
-          sessionId,
-          Math.max(1, fromSeq - 1),
-          limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+        rows: storedEvents(
+          this.#statement(
+            "SELECT seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+          ).values(
+            sessionId,
+            Math.max(1, fromSeq - 1),
+            limit === Number.MAX_SAFE_INTEGER ? -1 : limit + (fromSeq > 1 ? 1 : 0),
+          ),
         ),
       })),
     );
@@ -173,7 +169,10 @@ export class SqliteStore implements SessionStore {
           throw new SessionExistsError({ sessionId: newSessionId });
         }
         const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
-        this.#insertSession(newSessionId, atSeq, lifecycle, { parentSessionId: sourceSessionId, forkedAtSeq: atSeq });
+        insertSqliteSession(this.#writer, newSessionId, atSeq, lifecycle, {
+          parentSessionId: sourceSessionId,
+          forkedAtSeq: atSeq,
+        });
         this.#statement(
           "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) SELECT ?, seq, at, type, run_id, data, checksum FROM events WHERE session_id = ? AND seq <= ? ORDER BY seq",
         ).run(newSessionId, sourceSessionId, atSeq);
@@ -277,77 +276,7 @@ export class SqliteStore implements SessionStore {
 
   /** Commits appends in one immediate transaction; a conflicting append fails alone. */
   #commit(items: readonly PreparedAppend[]): BatchOutcome[] {
-    return this.#db.transaction("immediate", () => items.map((item) => this.#applyAppend(item)));
-  }
-
-  #applyAppend(item: PreparedAppend): BatchOutcome {
-    const leaseProblem = this.#leases.fenceProblem(item.sessionId, item.fence);
-    if (leaseProblem !== undefined) return leaseProblem;
-    const row = this.#statement(
-      "SELECT last_seq, run_status, agent, model, pending_approvals FROM sessions WHERE session_id = ?",
-    ).get(item.sessionId) as
-      | { last_seq: number; run_status: string; agent: string | null; model: string | null; pending_approvals: string }
-      | undefined;
-    const actualLastSeq = row?.last_seq ?? 0;
-    if (actualLastSeq !== item.expectedLastSeq) {
-      return new SessionConflictError({
-        sessionId: item.sessionId,
-        expectedLastSeq: item.expectedLastSeq,
-        actualLastSeq,
-      });
-    }
-    if (item.events.length === 0) return undefined;
-    const previous =
-      row === undefined
-        ? INITIAL_LIFECYCLE
-        : lifecycleFromColumns({
-            runStatus: row.run_status,
-            agent: row.agent,
-            model: row.model,
-            pendingApprovals: row.pending_approvals,
-          });
-    const lifecycle = applyLifecycle(previous, item);
-    const lastSeq = item.expectedLastSeq + item.events.length;
-    if (row === undefined) this.#insertSession(item.sessionId, lastSeq, lifecycle, undefined);
-    else {
-      this.#statement(
-        "UPDATE sessions SET updated_at = ?, last_seq = ?, status = ?, run_status = ?, agent = ?, model = ?, pending_approvals = ?, search_text = ? WHERE session_id = ?",
-      ).run(this.#now(), lastSeq, ...lifecycleColumns(item.sessionId, lifecycle), item.sessionId);
-    }
-    const previousChecksum =
-      row === undefined || row.last_seq === 0
-        ? undefined
-        : (this.#statement("SELECT checksum FROM events WHERE session_id = ? AND seq = ?").get(
-            item.sessionId,
-            row.last_seq,
-          )?.checksum as string | undefined);
-    const insert = this.#statement(
-      "INSERT INTO events (session_id, seq, at, type, run_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    for (const event of chainChecksums(previousChecksum ?? CHAIN_START, item.events)) {
-      insert.run(item.sessionId, event.seq, event.at, event.type, event.runId, event.data, event.checksum);
-    }
-    return undefined;
-  }
-
-  #insertSession(
-    sessionId: string,
-    lastSeq: number,
-    lifecycle: LifecycleState,
-    fork: { parentSessionId: string; forkedAtSeq: number } | undefined,
-  ): void {
-    const now = this.#now();
-    this.#statement(
-      "INSERT INTO sessions (session_id, created_at, updated_at, last_seq, status, run_status, agent, model, pending_approvals, search_text, parent_session_id, forked_at_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      sessionId,
-      now,
-      now,
-      lastSeq,
-      ...lifecycleColumns(sessionId, lifecycle),
-      fork?.parentSessionId ?? null,
-      fork?.forkedAtSeq ?? null,
-    );
+    return this.#db.transaction("immediate", () => items.map((item) => applySqliteAppend(this.#writer, item)));
   }
 
   #lastSeq(sessionId: string): number {
