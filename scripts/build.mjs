@@ -4,7 +4,7 @@
 // every class, so `instanceof` holds across entries). Dependencies and peers stay external.
 // Why: Node loads each ES module file on its own; the core entry was ~230 files (~120 ms cold).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -57,6 +57,20 @@ const coreFirst = (anchored) => ({
   },
 });
 
+/**
+ * Packages whose code goes into the build instead of being imported at run time: small, used
+ * internally only (no public type mentions them), and together 15 files Node would otherwise
+ * resolve and load one by one at every cold start. They are devDependencies for that reason.
+ */
+const inlined = new Set(["@cfworker/json-schema", "@noble/hashes"]);
+const externalPackages = [
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  ...Object.keys(manifest.optionalDependencies ?? {}),
+]
+  .filter((name) => !inlined.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
 const options = {
   absWorkingDir: root,
   entryPoints: entryFiles.map(sourceOf),
@@ -68,7 +82,8 @@ const options = {
   format: "esm",
   platform: "node",
   target: "es2022",
-  packages: "external",
+  // Every package stays external but the small ones no public type names (`inlined`, README).
+  external: externalPackages,
   // Not `keepNames`: it wraps every closure made inside a function in a `__name` call, paid at each
   // call (~15 % of the runner's own CPU per step). The classes whose name it fixed are renamed back
   // below (`classNamesKept`), and `checkExportedNames` fails the build if any public class is off.
@@ -128,6 +143,22 @@ function checkCoreLayout(limit) {
   }
 }
 checkCoreLayout(4);
+
+// The inlined packages' licenses ship with the code taken from them.
+writeFileSync(
+  join(dist, "THIRD-PARTY-LICENSES.txt"),
+  [...inlined]
+    .map((name) => {
+      const folder = join(root, "node_modules", name);
+      const { version, license, author, repository } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+      // A package that ships no LICENSE file: what its package.json declares.
+      const text = existsSync(join(folder, "LICENSE"))
+        ? readFileSync(join(folder, "LICENSE"), "utf8").trim()
+        : `License: ${license}. Author: ${author}. Source: ${repository?.url ?? repository}.`;
+      return `${name}@${version}\n\n${text}\n`;
+    })
+    .join("\n---\n\n"),
+);
 
 /** Every class an entry exports has its own name (`instanceof` aside, users and logs see `.name`). */
 async function checkExportedNames() {
