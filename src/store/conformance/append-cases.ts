@@ -33,6 +33,21 @@ export function defineAppendCases({ store }: ConformanceContext): void {
       expect(read.map((item) => (item.data as { n: number }).n)).toEqual(read.map((item) => item.seq));
     });
 
+    it("takes session ids with quotes, backslashes and SQL in them as plain text", async () => {
+      const ids = ["it's", "back\\slash\\'", 'a"b', "x'); DROP TABLE events; --", "$$dollar$$", "E'\\x41'"];
+      for (const id of ids) {
+        await store().append(id, events(1, 2), { expectedLastSeq: 0 });
+        await store().append(id, events(3, 1), { expectedLastSeq: 2 });
+        expect(await store().read(id)).toEqual(stored(id, events(1, 3)));
+        expect(await store().lastSeq(id)).toBe(3);
+      }
+      expect(await store().exists("it")).toBe(false);
+      expect(await store().exists("x")).toBe(false);
+      await expect(store().append(ids[0] as string, events(3, 1), { expectedLastSeq: 2 })).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
+    });
+
     it("keeps runId when given and leaves it out when not", async () => {
       const withRun = { ...event(1), runId: "run-1" } as SessionEvent;
       await store().append("s1", [withRun, event(2)], { expectedLastSeq: 0 });
