@@ -8,7 +8,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { bullmq, Redis, type RedisClient } from "./fleet-peers.js";
 import { outcomeOfJob } from "./job-outcome.js";
 import { buildPayload, type RunPayload } from "./queue-payload.js";
-import { SessionWatch } from "./session-watch.js";
+import { SessionWatch, subscriberOf } from "./session-watch.js";
 import { TenantLimiter, type TenantSettings } from "./tenant-limits.js";
 
 /** How long a session's latest run id and a failed job are kept in Redis: a week. */
@@ -246,7 +246,7 @@ export class RunQueue implements RunQueuePort {
   }
 
   #watcher(): SessionWatch {
-    this.#watch ??= new SessionWatch(this.connection());
+    this.#watch ??= new SessionWatch(quiet(subscriberOf(this.#redis)));
     return this.#watch;
   }
 

@@ -1,6 +1,19 @@
 import type { RedisClient } from "./fleet-peers.js";
 
 /**
+ * A connection for `SessionWatch`, duplicated from `redis`: it waits out a Redis restart, and it
+ * skips ioredis's ready check. ioredis writes a command Redis allows while loading (SUBSCRIBE is
+ * one) as soon as the socket connects, before the check's INFO; once subscribed, Redis refuses
+ * that INFO, the check fails and every queued command with it.
+ *
+ * @example
+ * const watch = new SessionWatch(subscriberOf(redis));
+ */
+export function subscriberOf(redis: RedisClient): RedisClient {
+  return redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false });
+}
+
+/**
  * Wake-ups for processes waiting on sessions: workers publish on a session's channel after each
  * commit and when a run ends; waiters subscribe through one shared connection. A wake-up only says
  * "look again": what happened is always read from the store, so a lost message costs a little
