@@ -121,17 +121,13 @@ interface Answer {
 
 const cache = new Map<string, Answer>();
 
-function handle(request: IncomingMessage, response: ServerResponse, raw: string) {
-  if (request.method === "GET" && request.url?.endsWith("/stats")) return json(response, 200, stats);
-  if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
-    return json(response, 404, { error: { message: `no route ${request.method} ${request.url}`, type: "not_found" } });
-  }
-  stats.requests++;
+/** Checks a request body and renders its answer (cached), or the reason to reject it. */
+function answerFor(raw: string): { answer: Answer; script: Script; stream: boolean } | string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return reject(response, "the body is not JSON");
+    return "the body is not JSON";
   }
   let checked: ReturnType<typeof validate>;
   try {
@@ -139,7 +135,7 @@ function handle(request: IncomingMessage, response: ServerResponse, raw: string)
   } catch (error) {
     checked = `invalid request: ${error instanceof Error ? error.message : String(error)}`;
   }
-  if (typeof checked === "string") return reject(response, checked);
+  if (typeof checked === "string") return checked;
   const { model, script, turns, stream } = checked;
   const key = `${model}|${turns}|${stream}`;
   let answer = cache.get(key);
@@ -147,6 +143,33 @@ function handle(request: IncomingMessage, response: ServerResponse, raw: string)
     answer = render(model, turns < script.k, turns, stream);
     cache.set(key, answer);
   }
+  return { answer, script, stream };
+}
+
+/**
+ * A `fetch` that answers a chat-completions request as this server does (checked the same way; a
+ * bad one gets the same 400), in process and at once: no socket, no pacing. For measuring a
+ * client's own work (`alloc-profile.ts`).
+ */
+export const cannedFetch = (async (_input: unknown, init?: { body?: unknown }) => {
+  const found = answerFor(String(init?.body));
+  if (typeof found === "string") {
+    const error = { error: { message: found, type: "invalid_request_error", param: null, code: "bench_check_failed" } };
+    return new Response(JSON.stringify(error), { status: 400, headers: { "content-type": "application/json" } });
+  }
+  const headers = Object.entries(found.answer.head).map(([name, value]): [string, string] => [name, String(value)]);
+  return new Response(found.answer.body, { status: 200, headers });
+}) as typeof fetch;
+
+function handle(request: IncomingMessage, response: ServerResponse, raw: string) {
+  if (request.method === "GET" && request.url?.endsWith("/stats")) return json(response, 200, stats);
+  if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
+    return json(response, 404, { error: { message: `no route ${request.method} ${request.url}`, type: "not_found" } });
+  }
+  stats.requests++;
+  const found = answerFor(raw);
+  if (typeof found === "string") return reject(response, found);
+  const { answer, script, stream } = found;
   if (script.paceMs === 0) {
     response.writeHead(200, answer.head);
     response.end(answer.body);
