@@ -5,6 +5,7 @@ import { fenceProblem } from "./lease-rules.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import { INITIAL_LIFECYCLE, type LifecycleState, lifecycleFromColumns } from "./session-status.js";
 import type { SqliteStatement } from "./sqlite-driver.js";
+import { leaseRowOf, type StoredLease } from "./sqlite-lease.js";
 import { lifecycleColumns } from "./sqlite-list-query.js";
 
 /** What the write helpers need of a SQLite store: its cached statements and its clock. */
@@ -42,8 +43,7 @@ interface AppendStateRow {
 export function applySqliteAppend(writer: SqliteWriter, item: PreparedAppend): BatchOutcome {
   // One statement reads all the append checks: the lease, the session row and its last checksum.
   const row = writer.statement(APPEND_STATE_SQL).get(item.sessionId) as AppendStateRow;
-  const lease =
-    row.token === null ? undefined : { owner: row.owner, token: row.token, expiresAtMs: row.expires_at as number };
+  const lease = row.token === null ? undefined : leaseRowOf(row as StoredLease);
   const leaseProblem = fenceProblem(item.sessionId, lease, item.fence, writer.now());
   if (leaseProblem !== undefined) return leaseProblem;
   const actualLastSeq = row.last_seq ?? 0;

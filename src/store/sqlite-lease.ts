@@ -2,10 +2,21 @@ import { acquired, type LeaseRow, renewed, toLease } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
 import type { SqliteDatabase, SqliteStatement } from "./sqlite-driver.js";
 
-interface StoredLease {
+/** A `leases` row as SQLite returns it. */
+export interface StoredLease {
   readonly owner: string | null;
   readonly token: number;
   readonly expires_at: number;
+}
+
+/**
+ * The lease of a stored row, as the lease rules take it.
+ *
+ * @example
+ * leaseRowOf({ owner: "w1", token: 3, expires_at: 1_700_000_000_000 }); // { owner: "w1", token: 3, expiresAtMs: … }
+ */
+export function leaseRowOf(row: StoredLease): LeaseRow {
+  return { owner: row.owner, token: row.token, expiresAtMs: row.expires_at };
 }
 
 /**
@@ -53,7 +64,7 @@ export class SqliteLeases {
     const row = this.#statement("SELECT owner, token, expires_at FROM leases WHERE session_id = ?").get(sessionId) as
       | StoredLease
       | undefined;
-    return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAtMs: row.expires_at };
+    return row === undefined ? undefined : leaseRowOf(row);
   }
 
   #write(sessionId: string, row: LeaseRow): void {

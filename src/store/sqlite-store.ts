@@ -75,8 +75,8 @@ export class SqliteStore implements SessionStore {
     } catch (error) {
       throw wrap("open", error);
     }
-    this.#leases = new SqliteLeases(this.#db, (sql) => this.#statement(sql), this.#now);
-    this.#blobs = new SqliteBlobs((sql) => this.#statement(sql), this.#now);
+    this.#leases = new SqliteLeases(this.#db, this.#writer.statement, this.#now);
+    this.#blobs = new SqliteBlobs(this.#writer.statement, this.#now);
     this.#group = options.groupCommit
       ? new GroupCommit({ start: "next-turn", commit: async (items) => this.#run("append", () => this.#commit(items)) })
       : undefined;
@@ -168,7 +168,7 @@ export class SqliteStore implements SessionStore {
         if (this.#lastSeqOrUndefined(newSessionId) !== undefined) {
           throw new SessionExistsError({ sessionId: newSessionId });
         }
-        const lifecycle = lifecycleUpTo((sql) => this.#statement(sql), sourceSessionId, atSeq);
+        const lifecycle = lifecycleUpTo(this.#writer.statement, sourceSessionId, atSeq);
         insertSqliteSession(this.#writer, newSessionId, atSeq, lifecycle, {
           parentSessionId: sourceSessionId,
           forkedAtSeq: atSeq,
