@@ -1,7 +1,8 @@
 // `npm run build`: tsc emits the declarations (dist/**/*.d.ts, the layout of src/), esbuild the
 // JavaScript. Each entry of the exports map, the CLI bin and both default-store seams (package.json
 // `browser` field) become one file; code shared by several lives once in dist/chunks/ (one copy of
-// every class, so `instanceof` holds across entries). Dependencies and peers stay external.
+// every class, so `instanceof` holds across entries). Dependencies and peers stay external, but for
+// the two small internal ones in `inlined` below.
 // Why: Node loads each ES module file on its own; the core entry was ~230 files (~120 ms cold).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
