@@ -2,7 +2,8 @@
  * Where a step's time goes, Nous against the floor, in one process against the mock server (in its
  * own process): per request, the round trip (fetch called → response headers), and the gap (the
  * previous response body read → the next fetch called), which is the client's own work between two
- * requests. The gap is far less sensitive to machine load than whole-run times. Usage:
+ * requests, and how much of the round trip the event loop was busy (undici's own client work, and
+ * anything else the framework left queued). The gap is far less sensitive to load than run times. Usage:
  *   node --import tsx peers/step-gap.ts [runs] [nous-entry]
  */
 import { startRunner } from "./in-process-runner.ts";
@@ -17,6 +18,7 @@ interface Timing {
   gaps: number;
 }
 const timing: Timing = { roundTrip: 0, gap: 0, requests: 0, gaps: 0 };
+let busy = 0;
 let lastBodyRead = 0;
 const realFetch = globalThis.fetch;
 globalThis.fetch = (async (url: Parameters<typeof fetch>[0], init?: RequestInit) => {
@@ -25,7 +27,9 @@ globalThis.fetch = (async (url: Parameters<typeof fetch>[0], init?: RequestInit)
     timing.gap += sent - lastBodyRead;
     timing.gaps++;
   }
+  const elu0 = performance.eventLoopUtilization();
   const response = await realFetch(url, init);
+  busy += performance.eventLoopUtilization(elu0).active;
   timing.roundTrip += performance.now() - sent;
   timing.requests++;
   for (const reader of ["text", "json"] as const) {
@@ -42,8 +46,12 @@ globalThis.fetch = (async (url: Parameters<typeof fetch>[0], init?: RequestInit)
 }) as typeof fetch;
 
 const subjects = await Promise.all(["floor", "nous"].map((name) => startRunner(name, "plain")));
-const reset = () => Object.assign(timing, { roundTrip: 0, gap: 0, requests: 0, gaps: 0 });
-for (const subject of subjects) for (let i = 0; i < 100; i++) await subject.one();
+const reset = () => {
+  busy = 0;
+  Object.assign(timing, { roundTrip: 0, gap: 0, requests: 0, gaps: 0 });
+};
+// A few hundred runs before timing: both sides' medians are still falling after a hundred.
+for (const subject of subjects) for (let i = 0; i < 400; i++) await subject.one();
 for (let round = 0; round < 2; round++) {
   for (const [index, subject] of subjects.entries()) {
     reset();
@@ -56,7 +64,7 @@ for (let round = 0; round < 2; round++) {
     const perRun = (performance.now() - started) / Number(runs);
     const us = (ms: number) => (ms * 1000).toFixed(0).padStart(5);
     console.log(
-      `${(index === 0 ? "floor" : "nous").padEnd(6)} run ${perRun.toFixed(3)} ms  round trip ${us(timing.roundTrip / timing.requests)} µs  gap ${us(timing.gap / timing.gaps)} µs`,
+      `${(index === 0 ? "floor" : "nous").padEnd(6)} run ${perRun.toFixed(3)} ms  round trip ${us(timing.roundTrip / timing.requests)} µs  gap ${us(timing.gap / timing.gaps)} µs busy-in-rt ${us(busy / timing.requests)} µs`,
     );
   }
 }

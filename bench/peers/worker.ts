@@ -84,7 +84,9 @@ async function latency(baselineName: string, subjectName: string, baseURL: strin
     const pick = (runner: Runner) => (streaming ? () => runner.stream() : () => runner.run());
     const a = pick(baseline);
     const b = pick(subject);
-    const warmup = QUICK ? 8 : 40;
+    // Both sides need a few hundred runs before their medians settle (JIT tiers, undici's own code):
+    // with 40 pairs, the first measured runs took 2-3x their steady time.
+    const warmup = QUICK ? 150 : 400;
     const minPairs = QUICK ? 15 : 40;
     const maxPairs = QUICK ? 60 : 200;
     const budgetMs = QUICK ? 1_200 : 6_000;
@@ -147,7 +149,7 @@ async function throughput(name: string, n: number, baseURL: string, streaming: b
   const burst = (r: Runner, size: number) =>
     counted(`${name} burst of ${size}`, baseURL, size, () => Promise.all(Array.from({ length: size }, () => one(r))));
   // Warm up: sequential runs, then one small concurrent burst, so JIT and connection pool are warm.
-  const warmRuns = QUICK ? 10 : 20;
+  const warmRuns = QUICK ? 100 : 300;
   await counted(`${name} warm-up`, baseURL, warmRuns, async () => {
     for (let i = 0; i < warmRuns; i++) await one(runner);
   });
