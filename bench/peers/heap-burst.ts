@@ -3,7 +3,8 @@
  * mock server (in its own process), takes a heap snapshot while they are in flight, and prints the
  * retained self size by constructor (top 25) next to the heap totals. Usage:
  *   node --expose-gc --import tsx heap-burst.ts nous 500 [stream] [delayMs]
- * Run it for `floor` too and compare. The snapshot file is deleted afterwards.
+ * Run it for `floor` too and compare. `STRINGS=1` also prints the strings grouped by their first 60
+ * characters (which texts a run keeps alive). The snapshot file is deleted afterwards.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +46,20 @@ for (let index = 0; index < snap.nodes.length; index += width) {
   entry.bytes += size;
   entry.count++;
   bySize.set(label, entry);
+}
+if (process.env.STRINGS) {
+  const byPrefix = new Map<string, { bytes: number; count: number }>();
+  for (let index = 0; index < snap.nodes.length; index += width) {
+    if (types[snap.nodes[index + typeAt!]!] !== "string") continue;
+    const text = snap.strings[snap.nodes[index + nameAt!]!]!;
+    const key = text.slice(0, 60).replace(/\n/g, " ");
+    const entry = byPrefix.get(key) ?? { bytes: 0, count: 0 };
+    entry.bytes += snap.nodes[index + sizeAt!]!;
+    entry.count++;
+    byPrefix.set(key, entry);
+  }
+  for (const [key, { bytes, count }] of [...byPrefix].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 25))
+    console.log(`${(bytes / 1024).toFixed(0).padStart(8)} KiB ${String(count).padStart(7)}  ${key}`);
 }
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 console.log(

@@ -8,7 +8,7 @@ import { startRunner } from "./in-process-runner.ts";
 
 const [name = "nous", seconds = "8", mode = "plain"] = process.argv.slice(2);
 const { runner, one, stop } = await startRunner(name, mode);
-for (let i = 0; i < 30; i++) await one();
+for (let i = 0; i < 400; i++) await one();
 const end = performance.now() + Number(seconds) * 1000;
 let runs = 0;
 while (performance.now() < end) {
