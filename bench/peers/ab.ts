@@ -3,10 +3,14 @@
  * process): runs of floor, A and B interleaved (the order rotating), after a long warm-up; prints
  * each one's median run, B − A as the median paired difference per step, and each ratio to the
  * floor. For checking that a change to the library moves the per-step cost, without the noise of
- * separate processes. Usage (each entry a build's index.js, e.g. a copy of dist/ made before the change):
+ * separate processes. Usage (each entry a build's index.js, relative to the working directory; keep
+ * copies inside the repository so their dependencies resolve, e.g. `cp -r dist .ab/dist-a` before the
+ * change; `.ab/` is ignored by git):
  *   node --import tsx peers/ab.ts <entry-A> <entry-B> [runs=400] [plain|stream]
  */
 import { fork } from "node:child_process";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { floor, INSTRUCTIONS, K, MODEL, PROMPT } from "./frameworks.ts";
 
@@ -21,7 +25,7 @@ const child = fork(new URL("./mock-server.ts", import.meta.url).pathname, [], {
 const baseURL = await new Promise<string>((resolve) => child.once("message", (m: { baseURL: string }) => resolve(m.baseURL)));
 
 async function nous(entry: string): Promise<() => Promise<unknown>> {
-  const { Agent, createOpenAICompatibleModel, tool } = (await import(entry)) as typeof import("../../src/index.ts");
+  const { Agent, createOpenAICompatibleModel, tool } = (await import(pathToFileURL(resolve(entry)).href)) as typeof import("../../src/index.ts");
   const add = tool({
     name: "add",
     description: "Add two numbers",
