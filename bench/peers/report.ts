@@ -83,7 +83,7 @@ export function report(results: Results, seconds: number, failures: string[]): s
   out(`## Framework overhead per step (medians, K=${K}, ${STEPS} steps a run)`);
   out();
   out(
-    "Each row ran in its own process, interleaved run by run with the floor (a hand-written fetch loop), first-mover alternating.",
+    `Each row ran in its own process, interleaved run by run with the floor (a hand-written fetch loop), first-mover alternating, after ${results.quick ? 150 : 400} warm-up pairs.`,
   );
   out(
     "Overhead per step = median over pairs of (framework run − floor run) / steps. × floor = median framework run / median floor run.",
@@ -155,7 +155,7 @@ export function report(results: Results, seconds: number, failures: string[]): s
   out("## Throughput, non-streaming (N concurrent runs started at once, instant server)");
   out();
   out(
-    `Fresh process per cell; correctness check, warm-up (${results.quick ? 10 : 20} sequential runs + one burst of min(N, 100)), ${cellMethod}. ` +
+    `Fresh process per cell; correctness check, warm-up (${results.quick ? 100 : 300} sequential runs + one burst of min(N, 100)), ${cellMethod}. ` +
       "Peak RSS, KiB per run ((peak − pre-burst RSS) / N) and event-loop delay p99 (`monitorEventLoopDelay`, 10 ms resolution) are from the first burst.",
   );
   out();
