@@ -3,7 +3,7 @@ import { SessionConflictError } from "../errors/store-errors.js";
 import { CHAIN_START, chainChecksums, type StoredEvent } from "./event-checksum.js";
 import type { BatchOutcome } from "./group-commit.js";
 import { fenceProblem } from "./lease-rules.js";
-import { type LeaseLockRow, lockedLeases, lockLeasesSql } from "./postgres-lease.js";
+import { type LeaseRowColumns, lockedLeases, lockLeasesSql } from "./postgres-lease.js";
 import { applyLifecycle, type PreparedAppend } from "./prepared-append.js";
 import {
   INITIAL_LIFECYCLE,
@@ -74,7 +74,7 @@ export async function commitAppendBatch(
          WHERE s.session_id = ANY(${idArray})`,
     )) as unknown as QueryResult[];
     const rows = (results[1] as QueryResult<SessionRow>).rows;
-    const leases = lockedLeases((results[2] as QueryResult<LeaseLockRow>).rows);
+    const leases = lockedLeases((results[2] as QueryResult<LeaseRowColumns>).rows);
     const seeds = (results[3] as QueryResult<{ session_id: string; checksum: string }>).rows;
     const checksums = new Map(seeds.map((row) => [row.session_id, row.checksum]));
     const states = new Map<string, SessionState>();

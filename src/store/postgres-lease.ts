@@ -2,8 +2,8 @@ import type { Pool } from "pg";
 import { heldError, type LeaseRow, lostError } from "./lease-rules.js";
 import type { AcquireLeaseOptions, Lease } from "./session-store.js";
 
-/** Lease rows with their times in epoch ms and the server's clock at reading (`now_ms`). */
-interface LeaseRowColumns {
+/** Lease rows with their times in epoch ms and the server's clock at reading (`now_ms`); `lockLeasesSql`'s rows. */
+export interface LeaseRowColumns {
   readonly session_id: string;
   readonly owner: string | null;
   readonly token: string;
@@ -84,9 +84,6 @@ export async function releasePostgresLease(pool: Pool, table: string, lease: Lea
   ]);
 }
 
-/** A row of `lockLeasesSql`. */
-export type LeaseLockRow = LeaseRowColumns;
-
 /**
  * The statement share-locking the lease rows of the sessions an append writes to, until the
  * transaction ends (an acquire waits for an append that checked the old token to commit), with the
@@ -106,7 +103,7 @@ export function lockLeasesSql(table: string, ids: string): string {
  * @example
  * const { rows, nowMs } = lockedLeases(result.rows);
  */
-export function lockedLeases(rows: readonly LeaseLockRow[]): { rows: Map<string, LeaseRow>; nowMs: number } {
+export function lockedLeases(rows: readonly LeaseRowColumns[]): { rows: Map<string, LeaseRow>; nowMs: number } {
   const leases = new Map<string, LeaseRow>();
   for (const row of rows) {
     leases.set(row.session_id, { owner: row.owner, token: Number(row.token), expiresAtMs: row.expires_ms });
